@@ -1,0 +1,35 @@
+// Package sim is yarngym's cluster model and discrete-event engine: a pure,
+// deterministic state machine for a Hadoop-YARN-like cluster.
+//
+// Time is an integer count of simulated milliseconds (type Ms); events are
+// ordered by (time, sequence number), so two events at the same instant run in
+// the order they were scheduled. Nothing here reads the wall clock, draws from
+// a package-level random source, performs I/O or starts goroutines: every
+// random draw comes from a Rand derived from the run's seed and passed
+// explicitly, and the same Config always produces the same bytes out.
+//
+// The model (see ../../../shared/DESIGN.md, "The cluster model"):
+//
+//   - Nodes have a capacity (vCores, memory MB, disk and network bandwidth),
+//     a speed factor and a rack. Map tasks read HDFS-like blocks whose replicas
+//     sit on nodes, so a map runs node-local, rack-local or off-rack.
+//   - A job has an optional ApplicationMaster that holds its container until
+//     the job ends (so AM deadlock is possible) and stages of tasks: MapReduce
+//     maps, reduces requested after slow-start whose shuffle waits for map
+//     outputs, Spark executors that live for the whole job.
+//   - A container reserves its request; what its task actually uses follows a
+//     per-sub-phase Profile plus seeded fluctuation, mostly below the request.
+//   - When actual CPU (or disk IO) demand on a node exceeds capacity, tasks
+//     slow down by processor sharing; when actual memory exceeds capacity they
+//     slow sharply (swapping) and the node's swap time is reported. Remote
+//     reads, shrunk containers and slow nodes slow tasks too.
+//   - The ResourceManager is heartbeat-driven: a Policy assigns containers
+//     when a node heartbeats, and may reserve a node for a request that does
+//     not fit yet. Containers are guaranteed or opportunistic; opportunistic
+//     ones can be killed (work lost, counted as wasted) and reducers can be
+//     suspended (CPU freed, memory kept).
+//
+// Policies plug in at YARN's decision points through the interfaces in
+// policy.go; the stock schedulers and the papers' mechanisms live in
+// yarngym/policies.
+package sim

@@ -1,0 +1,128 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+)
+
+// CheckInvariants verifies the model's conservation laws (DESIGN.md): node
+// and cluster allocations equal the sum of their containers and guaranteed
+// allocations never exceed capacity; usage sums are consistent; every task is
+// in exactly one state and counted once; every job is in exactly one place.
+// Tests call it after every event through Config.AfterEvent.
+func CheckInvariants(s *Sim) error {
+	var allocG, allocO Res
+	var cpu, mem float64
+	containersOf := map[int32]int{}
+	for _, n := range s.Nodes {
+		var g, o Res
+		var d Usage
+		for i, t := range n.Containers {
+			if t.Node != n || t.pos != i {
+				return fmt.Errorf("t=%d node %d: container %s has node/pos out of sync", s.now, n.ID, t)
+			}
+			if t.State != TaskRunning && t.State != TaskSuspended {
+				return fmt.Errorf("t=%d node %d: container %s is %v", s.now, n.ID, t, t.State)
+			}
+			if t.Container == Guaranteed {
+				g = g.Add(t.Alloc)
+			} else {
+				o = o.Add(t.Alloc)
+			}
+			d = d.add(t.Use)
+			containersOf[t.Job.ID]++
+		}
+		if g != n.Alloc || o != n.OppAlloc {
+			return fmt.Errorf("t=%d node %d: allocation %v/%v, containers hold %v/%v", s.now, n.ID, n.Alloc, n.OppAlloc, g, o)
+		}
+		if !n.Alloc.Fits(n.Spec.Cap) {
+			return fmt.Errorf("t=%d node %d: guaranteed allocation %v exceeds capacity %v", s.now, n.ID, n.Alloc, n.Spec.Cap)
+		}
+		if n.Alloc.VCores < 0 || n.Alloc.MemMB < 0 || n.OppAlloc.VCores < 0 || n.OppAlloc.MemMB < 0 {
+			return fmt.Errorf("t=%d node %d: negative allocation", s.now, n.ID)
+		}
+		if !near(d.CPU, n.Demand.CPU) || !near(d.MemMB, n.Demand.MemMB) || !near(d.IOMBps, n.Demand.IOMBps) {
+			return fmt.Errorf("t=%d node %d: demand %+v, containers use %+v", s.now, n.ID, n.Demand, d)
+		}
+		if n.Reserved != nil && (n.Reserved.State != TaskPending || n.Reserved.Job.State != JobAdmitted) {
+			return fmt.Errorf("t=%d node %d: reserved for %s which is %v", s.now, n.ID, n.Reserved, n.Reserved.State)
+		}
+		allocG, allocO = allocG.Add(g), allocO.Add(o)
+		cpu += n.cpuUsedEff
+		mem += d.MemMB
+	}
+	if allocG != s.acct.allocG || allocO != s.acct.allocO {
+		return fmt.Errorf("t=%d cluster allocation %v/%v, nodes hold %v/%v", s.now, s.acct.allocG, s.acct.allocO, allocG, allocO)
+	}
+	if !near(cpu, s.acct.cpuUsed) || !near(mem, s.acct.memUsed) {
+		return fmt.Errorf("t=%d cluster usage %.3f/%.1f, nodes %.3f/%.1f", s.now, s.acct.cpuUsed, s.acct.memUsed, cpu, mem)
+	}
+	counts := map[JobState]int{}
+	for _, j := range s.Jobs {
+		counts[j.State]++
+		if j.Running != containersOf[j.ID] {
+			return fmt.Errorf("t=%d job %d: %d containers counted, %d on nodes", s.now, j.ID, j.Running, containersOf[j.ID])
+		}
+		if j.State == JobAdmitted {
+			if j.active < 0 || s.active[j.active] != j {
+				return fmt.Errorf("t=%d job %d: admitted but not in the active list", s.now, j.ID)
+			}
+			if err := checkJobTasks(s, j); err != nil {
+				return err
+			}
+		}
+		if j.State == JobDone && j.Running != 0 {
+			return fmt.Errorf("t=%d job %d: done with %d containers", s.now, j.ID, j.Running)
+		}
+	}
+	if counts[JobWaiting] != len(s.waiting) || counts[JobAdmitted] != len(s.active) {
+		return fmt.Errorf("t=%d: %d waiting / %d admitted jobs, lists hold %d / %d", s.now, counts[JobWaiting], counts[JobAdmitted], len(s.waiting), len(s.active))
+	}
+	if counts[JobDone]+s.jobsLeft != len(s.Jobs) {
+		return fmt.Errorf("t=%d: %d done + %d left != %d jobs", s.now, counts[JobDone], s.jobsLeft, len(s.Jobs))
+	}
+	if s.arrived != len(s.Jobs)-counts[JobFuture] && !s.ended {
+		return fmt.Errorf("t=%d: %d arrived, %d not yet submitted of %d", s.now, s.arrived, counts[JobFuture], len(s.Jobs))
+	}
+	return nil
+}
+
+func checkJobTasks(s *Sim, j *Job) error {
+	left := 0
+	for _, st := range j.Stages {
+		done, pending := 0, 0
+		for _, t := range st.Tasks {
+			switch t.State {
+			case TaskDone:
+				done++
+				if t.Node != nil || t.FinishMs < 0 {
+					return fmt.Errorf("t=%d %s: done but still placed", s.now, t)
+				}
+			case TaskPending:
+				pending++
+				if t.Node != nil {
+					return fmt.Errorf("t=%d %s: pending but on node %d", s.now, t, t.Node.ID)
+				}
+			default:
+				if t.Node == nil {
+					return fmt.Errorf("t=%d %s: %v without a node", s.now, t, t.State)
+				}
+			}
+		}
+		if done != st.Done {
+			return fmt.Errorf("t=%d job %d stage %d: %d tasks done, counted %d", s.now, j.ID, st.Index, done, st.Done)
+		}
+		if st.Released && pending != st.Pending {
+			return fmt.Errorf("t=%d job %d stage %d: %d tasks pending, counted %d", s.now, j.ID, st.Index, pending, st.Pending)
+		}
+		left += len(st.Tasks) - done
+	}
+	if left != j.tasksLeft {
+		return fmt.Errorf("t=%d job %d: %d tasks left, counted %d", s.now, j.ID, left, j.tasksLeft)
+	}
+	return nil
+}
+
+func near(a, b float64) bool {
+	return math.Abs(a-b) <= 1e-6*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}

@@ -1,0 +1,229 @@
+package sim
+
+// TaskState is where a task is in its life.
+type TaskState uint8
+
+const (
+	TaskPending   TaskState = iota // waiting for a container (again, after a kill)
+	TaskRunning                    // in a container, progressing
+	TaskSuspended                  // in a container, CPU freed, memory kept (iKayak)
+	TaskDone                       // finished; a task ends exactly once
+)
+
+// ContainerKind is how a container was granted.
+type ContainerKind uint8
+
+const (
+	Guaranteed    ContainerKind = iota // counted against capacity; never killed by the model
+	Opportunistic                      // runs on idle resources; may be killed
+)
+
+func (k ContainerKind) String() string {
+	if k == Opportunistic {
+		return "opportunistic"
+	}
+	return "guaranteed"
+}
+
+// Locality is how close a map ran to a replica of its input block.
+type Locality uint8
+
+const (
+	NodeLocal Locality = iota
+	RackLocal
+	OffRack
+)
+
+var localityNames = [...]string{"node-local", "rack-local", "off-rack"}
+
+func (l Locality) String() string { return localityNames[l] }
+
+// Outcome is how a task attempt ended.
+type Outcome uint8
+
+const (
+	Finished Outcome = iota
+	Killed
+)
+
+func (o Outcome) String() string {
+	if o == Killed {
+		return "killed"
+	}
+	return "done"
+}
+
+// Node is a node of the cluster at run time.
+type Node struct {
+	ID   int32
+	Spec NodeSpec
+	// Alloc is the guaranteed allocation, which never exceeds Spec.Cap.
+	Alloc Res
+	// OppAlloc is the opportunistic allocation, on top of Alloc.
+	OppAlloc Res
+	// Containers are the tasks holding a container here (running or
+	// suspended, AMs included), in launch order.
+	Containers []*Task
+	// Demand is the sum of the containers' actual usage.
+	Demand Usage
+	// Reserved is the task this node is reserved for (YARN reserves a node
+	// for a request that does not fit yet), or nil.
+	Reserved *Task
+	// SwapMs is how long actual memory demand exceeded capacity here.
+	SwapMs Ms
+
+	lastAdvance Ms
+	nextSample  Ms
+	epoch       uint32
+	dirty       bool
+	cpuUsedEff  float64 // min(Demand.CPU, cap): CPU actually consumed
+	swapping    bool
+}
+
+// Free is the capacity not guaranteed to any container.
+func (n *Node) Free() Res { return n.Spec.Cap.Sub(n.Alloc) }
+
+// Job is a job at run time.
+type Job struct {
+	ID   int32
+	Spec *JobSpec
+	// AM is the ApplicationMaster task, nil for jobs without one.
+	AM     *Task
+	Stages []*Stage
+	// Alloc is what the job's containers hold (guaranteed and opportunistic).
+	Alloc    Res
+	OppAlloc Res
+	// Running counts the job's containers (AM included).
+	Running int
+
+	State    JobState
+	AdmitMs  Ms
+	StartMs  Ms // first container start, -1 before
+	FinishMs Ms
+	// Misses counts scheduling opportunities the job passed up waiting for
+	// locality (delay scheduling); allocators keep it.
+	Misses int
+
+	tasksLeft int
+	amReadyMs Ms  // when the AM has started up and requested its tasks
+	active    int // index in Sim.active
+}
+
+// JobState is where a job is in its life.
+type JobState uint8
+
+const (
+	JobFuture   JobState = iota // not yet submitted
+	JobWaiting                  // submitted, waiting for admission
+	JobAdmitted                 // admitted: AM requested or running, tasks requested
+	JobDone
+	JobStuck // could make no progress when the run ended
+	JobUnfinished
+)
+
+var jobStateNames = [...]string{"future", "waiting", "admitted", "done", "stuck", "unfinished"}
+
+func (s JobState) String() string { return jobStateNames[s] }
+
+// Stage is a stage of a job at run time.
+type Stage struct {
+	Index int
+	Spec  *StageSpec
+	Tasks []*Task
+	// Released is true once the stage's tasks are requested.
+	Released bool
+	Done     int
+	// Pending counts tasks waiting for a container.
+	Pending int
+	phases  []Phase
+	queue   []*Task // FIFO of pending tasks; entries no longer pending are skipped
+	head    int
+	byNode  map[int32][]*Task // maps waiting, by node holding a replica of their block
+	byRack  map[int][]*Task
+}
+
+// Task is one container's work at run time.
+type Task struct {
+	ID    int32
+	Job   *Job
+	Stage *Stage // nil for an AM
+	Index int
+	Kind  TaskKind
+	Req   Res
+	DurMs Ms
+
+	State     TaskState
+	Attempt   int32
+	Node      *Node
+	Container ContainerKind
+	Locality  Locality
+	// Alloc is what the container holds now: Req, less vCores freed by
+	// suspension or shrinking.
+	Alloc Res
+	// Use is the task's actual usage now.
+	Use Usage
+	// Replicas are the nodes holding the task's input block (maps only).
+	Replicas []int32
+	// StartMs is when the current attempt started; FirstStartMs the first.
+	StartMs      Ms
+	FirstStartMs Ms
+	FinishMs     Ms
+
+	phases  []Phase
+	phase   int
+	left    float64 // work left in the phase, in nominal seconds
+	rate    float64 // nominal seconds of work per simulated second
+	gated   bool    // shuffle waiting for map outputs
+	shrunk  int64   // vCores the container was shrunk to, 0 if not shrunk
+	rngSeed uint64
+	pos     int // index in Node.Containers
+	// reservedOn is the node reserved for this task, if any.
+	reservedOn *Node
+}
+
+// Phase returns the name of the task's current sub-phase.
+func (t *Task) Phase() string {
+	if t.phase < len(t.phases) {
+		return t.phases[t.phase].Name
+	}
+	return "done"
+}
+
+// Progress returns the fraction of the attempt's work done.
+func (t *Task) Progress() float64 {
+	if t.State == TaskDone {
+		return 1
+	}
+	if t.State == TaskPending || t.DurMs == 0 {
+		return 0
+	}
+	total, done := 0.0, 0.0
+	for i := range t.phases {
+		w := t.work(i)
+		total += w
+		switch {
+		case i < t.phase:
+			done += w
+		case i == t.phase:
+			done += w - t.left
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	return done / total
+}
+
+// Suspended reports whether the task is suspended.
+func (t *Task) Suspended() bool { return t.State == TaskSuspended }
+
+// Gated reports whether a reducer is idling in shuffle, waiting for maps.
+func (t *Task) Gated() bool { return t.gated }
+
+func (t *Task) work(i int) float64 {
+	ph := &t.phases[i]
+	if ph.Wall {
+		return float64(ph.WallMs) / 1000
+	}
+	return ph.Frac * float64(t.DurMs) / 1000
+}

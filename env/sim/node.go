@@ -1,0 +1,246 @@
+package sim
+
+import "math"
+
+// epsWork is the work (nominal seconds) below which a phase counts as done:
+// boundary events are rounded up to whole milliseconds, so a phase that should
+// end at the event may be left with float dust.
+const epsWork = 1e-6
+
+func (s *Sim) markDirty(n *Node) {
+	if !n.dirty {
+		n.dirty = true
+		s.dirty = append(s.dirty, n)
+	}
+}
+
+// flushDirty recomputes rates and the next boundary of every node changed by
+// the event just handled. Doing it once per event, after every change, keeps
+// a node's rates consistent whatever order the changes came in.
+func (s *Sim) flushDirty() {
+	for len(s.dirty) > 0 {
+		d := s.dirty
+		s.dirty = nil
+		for _, n := range d {
+			n.dirty = false
+			s.recompute(n)
+		}
+	}
+}
+
+// advance brings every container on n up to now at its current rate and
+// settles any phase that has ended.
+func (s *Sim) advance(n *Node) {
+	dt := s.now - n.lastAdvance
+	if dt <= 0 {
+		return
+	}
+	n.lastAdvance = s.now
+	if n.swapping {
+		n.SwapMs += dt
+	}
+	sec := float64(dt) / 1000
+	ended := false
+	for _, t := range n.Containers {
+		if t.rate > 0 {
+			t.left -= t.rate * sec
+			if t.left <= epsWork {
+				ended = true
+			}
+		}
+	}
+	if ended {
+		s.settle(n)
+	}
+}
+
+// settle moves tasks past finished phases and completes finished tasks.
+func (s *Sim) settle(n *Node) {
+	for i := 0; i < len(n.Containers); {
+		t := n.Containers[i]
+		if t.Kind == KindAM || t.State != TaskRunning || t.left > epsWork {
+			i++
+			continue
+		}
+		for t.left <= epsWork && t.phase < len(t.phases) {
+			t.phase++
+			if t.phase < len(t.phases) {
+				t.left += t.work(t.phase)
+			}
+		}
+		if t.phase >= len(t.phases) {
+			s.complete(t) // removes t from n.Containers: do not advance i
+			continue
+		}
+		s.setUsage(t, n)
+		s.markDirty(n)
+		i++
+	}
+}
+
+// sampleUsage redraws the actual usage of every container on n.
+func (s *Sim) sampleUsage(n *Node) {
+	if len(n.Containers) == 0 {
+		return
+	}
+	for _, t := range n.Containers {
+		s.setUsage(t, n)
+	}
+	s.markDirty(n)
+}
+
+// setUsage draws t's actual usage for its current phase: the phase's level
+// times the request, moved by seeded relative fluctuation (memory moves a
+// fifth as much as CPU: resident memory is steadier than CPU, as the SLS
+// curves show), capped at the container's allocation.
+func (s *Sim) setUsage(t *Task, n *Node) {
+	var u Usage
+	if t.phase < len(t.phases) {
+		ph := &t.phases[t.phase]
+		cpu, mem, io := ph.CPU, ph.Mem, ph.IOMBps
+		if t.gated {
+			cpu *= s.model.GatedCPU
+			io *= s.model.GatedCPU
+		}
+		if jit := t.jitter(); jit > 0 {
+			r := Rand{state: t.rngSeed}
+			cpu *= clampFactor(1 + jit*r.NormFloat64())
+			mem *= clampFactor(1 + 0.2*jit*r.NormFloat64())
+			io *= clampFactor(1 + jit*r.NormFloat64())
+			t.rngSeed = r.state
+		}
+		u.CPU = math.Min(cpu*float64(t.Req.VCores), float64(t.Req.VCores))
+		u.MemMB = math.Min(mem, 1) * float64(t.Req.MemMB)
+		u.IOMBps = io
+		if t.State == TaskSuspended {
+			u.CPU, u.IOMBps = 0, 0
+		}
+		if t.shrunk > 0 && u.CPU > float64(t.shrunk) {
+			u.CPU = float64(t.shrunk)
+		}
+	}
+	s.acct.memUsed += u.MemMB - t.Use.MemMB
+	n.Demand = n.Demand.sub(t.Use).add(u)
+	t.Use = u
+}
+
+func clampFactor(f float64) float64 {
+	if f < 0.05 {
+		return 0.05
+	}
+	if f > 2 {
+		return 2
+	}
+	return f
+}
+
+func (t *Task) jitter() float64 {
+	if t.Kind == KindAM {
+		return AMProfile.Jitter
+	}
+	return t.Stage.Spec.Profile.Jitter
+}
+
+// recompute sets every container's rate from the node's contention and
+// schedules the node's next phase boundary.
+//
+// CPU and disk are shared in proportion to demand (processor sharing): when
+// the demand D exceeds capacity C each task gets C/D of what it asks, and a
+// phase progresses at the share of the scarcer resource it uses. Memory
+// overcommit slows every task on the node by (C/D)^SwapExponent (swapping).
+func (s *Sim) recompute(n *Node) {
+	// Reducers that have caught up with the finished maps idle (gated) at a
+	// lower usage; settle that first so the shares below see it.
+	for _, t := range n.Containers {
+		if t.State != TaskRunning || t.Kind == KindAM || t.phase >= len(t.phases) || !t.phases[t.phase].Shuffle {
+			continue
+		}
+		if g := s.shuffleGate(t) <= epsWork; g != t.gated {
+			t.gated = g
+			s.setUsage(t, n)
+		}
+	}
+	d := n.Demand
+	capCPU := float64(n.Spec.Cap.VCores)
+	cpuShare, ioShare, memFactor := 1.0, 1.0, 1.0
+	if d.CPU > capCPU {
+		cpuShare = capCPU / d.CPU
+	}
+	if n.Spec.DiskMBps > 0 && d.IOMBps > n.Spec.DiskMBps {
+		ioShare = n.Spec.DiskMBps / d.IOMBps
+	}
+	n.swapping = d.MemMB > float64(n.Spec.Cap.MemMB)
+	if n.swapping {
+		memFactor = math.Pow(float64(n.Spec.Cap.MemMB)/d.MemMB, s.model.SwapExponent)
+	}
+	used := math.Min(d.CPU, capCPU)
+	s.acct.cpuUsed += used - n.cpuUsedEff
+	n.cpuUsedEff = used
+
+	next := math.Inf(1)
+	for _, t := range n.Containers {
+		t.rate = 0
+		if t.Kind == KindAM || t.State != TaskRunning || t.gated || t.phase >= len(t.phases) {
+			continue
+		}
+		ph := &t.phases[t.phase]
+		until := t.left
+		if ph.Shuffle {
+			until = math.Min(until, s.shuffleGate(t))
+		}
+		if ph.Wall {
+			t.rate = 1
+		} else {
+			share := 1.0
+			if ph.CPU > 0 {
+				share = cpuShare
+				if t.shrunk > 0 {
+					if want := ph.CPU * float64(t.Req.VCores); want > float64(t.shrunk) {
+						share *= float64(t.shrunk) / want
+					}
+				}
+			}
+			if ph.IOMBps > 0 && ioShare < share {
+				share = ioShare
+			}
+			t.rate = n.Spec.Speed * memFactor * share
+			if ph.Read {
+				switch t.Locality {
+				case RackLocal:
+					t.rate *= s.model.RackReadFactor
+				case OffRack:
+					t.rate *= s.model.OffRackReadFactor
+				}
+			}
+		}
+		if dt := until / t.rate; dt < next {
+			next = dt
+		}
+	}
+	n.epoch++
+	if !math.IsInf(next, 1) {
+		at := s.now + Ms(math.Ceil(next*1000))
+		if at <= s.now {
+			at = s.now + 1
+		}
+		s.schedule(at, evBoundary, n.ID, n.epoch)
+	}
+}
+
+// shuffleGate is how much shuffle work t may still do before it has fetched
+// every finished map's output: the shuffle cannot pass the fraction of the
+// previous stage that has finished.
+func (s *Sim) shuffleGate(t *Task) float64 {
+	st := t.Stage
+	if st.Index == 0 {
+		return t.left
+	}
+	prev := t.Job.Stages[st.Index-1]
+	frac := float64(prev.Done) / float64(len(prev.Tasks))
+	if frac >= 1 {
+		return t.left
+	}
+	total := t.work(t.phase)
+	done := total - t.left
+	return total*frac - done
+}

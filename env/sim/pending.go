@@ -1,0 +1,120 @@
+package sim
+
+// NextTask returns the job's next pending, requested task that may run on n
+// with locality no worse than max, or nil. The AM comes first. Then stages in
+// reverse order: MapReduce's AM asks for reducers at a higher priority than
+// maps (RMContainerAllocator: PRIORITY_REDUCE 10 before PRIORITY_MAP 20),
+// which is what lets early reducers crowd out maps. Within a map stage a
+// task with a replica on n comes first, then one on n's rack, then any.
+func (s *Sim) NextTask(j *Job, n *Node, max Locality) *Task {
+	if j.State != JobAdmitted {
+		return nil
+	}
+	if j.AM != nil {
+		if j.AM.State == TaskPending {
+			return j.AM
+		}
+		if s.now < j.amReadyMs {
+			return nil
+		}
+	}
+	for i := len(j.Stages) - 1; i >= 0; i-- {
+		st := j.Stages[i]
+		if !st.Released || st.Pending == 0 {
+			continue
+		}
+		if st.byNode != nil {
+			if t := firstPending(st.byNode, n.ID); t != nil {
+				return t
+			}
+			if max >= RackLocal {
+				if t := firstPending(st.byRack, n.Spec.Rack); t != nil {
+					return t
+				}
+			}
+			if max < OffRack {
+				continue
+			}
+		}
+		if t := st.headPending(); t != nil {
+			return t
+		}
+	}
+	return nil
+}
+
+// HasPending reports whether the job asks for any container now.
+func (s *Sim) HasPending(j *Job) bool {
+	if j.State != JobAdmitted {
+		return false
+	}
+	if j.AM != nil {
+		if j.AM.State == TaskPending {
+			return true
+		}
+		if s.now < j.amReadyMs {
+			return false
+		}
+	}
+	for _, st := range j.Stages {
+		if st.Released && st.Pending > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// PendingDemand returns the total request of the job's pending tasks that
+// are asked for now.
+func (s *Sim) PendingDemand(j *Job) (r Res, tasks int) {
+	if j.State != JobAdmitted {
+		return
+	}
+	if j.AM != nil && j.AM.State == TaskPending {
+		return j.AM.Req, 1
+	}
+	if j.AM != nil && s.now < j.amReadyMs {
+		return
+	}
+	for _, st := range j.Stages {
+		if st.Released && st.Pending > 0 {
+			r.VCores += st.Spec.Req.VCores * int64(st.Pending)
+			r.MemMB += st.Spec.Req.MemMB * int64(st.Pending)
+			tasks += st.Pending
+		}
+	}
+	return
+}
+
+// firstPending returns the first still-pending task in m[key], dropping the
+// stale entries in front of it.
+func firstPending[K comparable](m map[K][]*Task, key K) *Task {
+	l := m[key]
+	i := 0
+	for i < len(l) && l[i].State != TaskPending {
+		i++
+	}
+	if i == len(l) {
+		if len(l) > 0 {
+			delete(m, key)
+		}
+		return nil
+	}
+	if i > 0 {
+		m[key] = l[i:]
+	}
+	return l[i]
+}
+
+func (st *Stage) headPending() *Task {
+	for st.head < len(st.queue) && st.queue[st.head].State != TaskPending {
+		st.queue[st.head] = nil
+		st.head++
+	}
+	if st.head == len(st.queue) {
+		st.queue = st.queue[:0]
+		st.head = 0
+		return nil
+	}
+	return st.queue[st.head]
+}

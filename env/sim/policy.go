@@ -1,0 +1,142 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+)
+
+// A Policy is assembled from small parts, one per YARN decision point. Any
+// part may be nil. Parts that also implement TaskListener or JobListener are
+// told when tasks and jobs end (e.g. OPERA's classifier learns from them).
+//
+// The stock schedulers and the papers' mechanisms build Policies in
+// yarngym/policies; a user composes new ones by swapping parts.
+type Policy struct {
+	Name string
+	// Admission gates submitted jobs before their AM is requested (AutoAdmin's
+	// ARC). Jobs wait in submission order; the first one refused blocks the
+	// ones behind it. All admitters must agree.
+	Admission []Admitter
+	// Allocate assigns containers when a node heartbeats.
+	Allocate Allocator
+	// Monitors inspect a node at its heartbeat before allocation, and may
+	// kill or suspend tasks (OPERA's node monitor, iKayak's suspension).
+	Monitors []NodeMonitor
+	// Controls run every ControlIntervalMs (DRESS's delta, RAS placement).
+	Controls []Controller
+	// Params are the policy's tunable parameters (a tuner's action space).
+	Params *Params
+	// State exposes internal state (delta, R_R, blocked resources, ...) to
+	// observations and reports.
+	State []StateVar
+}
+
+// Admitter decides whether a waiting job may start.
+type Admitter interface {
+	Admit(s *Sim, j *Job) bool
+}
+
+// Allocator assigns containers on node n's heartbeat with s.Launch and may
+// reserve the node with s.Reserve.
+type Allocator interface {
+	Allocate(s *Sim, n *Node)
+}
+
+// NodeMonitor inspects node n at its heartbeat.
+type NodeMonitor interface {
+	Monitor(s *Sim, n *Node)
+}
+
+// Controller runs a periodic control cycle.
+type Controller interface {
+	ControlIntervalMs() Ms
+	Control(s *Sim)
+}
+
+// TaskListener is told when a task attempt ends.
+type TaskListener interface {
+	TaskEnded(s *Sim, t *Task, outcome Outcome)
+}
+
+// JobListener is told when a job arrives and when it finishes.
+type JobListener interface {
+	JobArrived(s *Sim, j *Job)
+	JobFinished(s *Sim, j *Job)
+}
+
+// Param is one tunable parameter of a policy part: its name, range and the
+// default its paper gives. Value points at the field the part reads, so
+// setting a Param takes effect at the next decision.
+type Param struct {
+	Name    string
+	Doc     string
+	Ref     string // the paper section the default comes from
+	Min     float64
+	Max     float64
+	Default float64
+	Integer bool
+	Value   *float64
+}
+
+// Params is an ordered set of parameters.
+type Params struct{ list []*Param }
+
+// Add declares a parameter and sets its field to the default.
+func (ps *Params) Add(p Param) {
+	*p.Value = p.Default
+	q := p
+	ps.list = append(ps.list, &q)
+}
+
+// Merge appends the parameters of other parts (for composed policies).
+func (ps *Params) Merge(o *Params) {
+	if o != nil {
+		ps.list = append(ps.list, o.list...)
+	}
+}
+
+// List returns the parameters in declaration order.
+func (ps *Params) List() []*Param {
+	if ps == nil {
+		return nil
+	}
+	return ps.list
+}
+
+// Get returns the parameter named name, or nil.
+func (ps *Params) Get(name string) *Param {
+	for _, p := range ps.List() {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// Set validates v against the parameter's range and sets it.
+func (ps *Params) Set(name string, v float64) error {
+	p := ps.Get(name)
+	if p == nil {
+		return fmt.Errorf("unknown parameter %q", name)
+	}
+	return p.Set(v)
+}
+
+// Set validates v against the range and sets it.
+func (p *Param) Set(v float64) error {
+	if math.IsNaN(v) || v < p.Min || v > p.Max {
+		return fmt.Errorf("parameter %q: %v is outside [%v, %v]", p.Name, v, p.Min, p.Max)
+	}
+	if p.Integer && v != math.Trunc(v) {
+		return fmt.Errorf("parameter %q: %v is not an integer", p.Name, v)
+	}
+	*p.Value = v
+	return nil
+}
+
+// StateVar is one named piece of a policy's internal state.
+type StateVar struct {
+	Name string
+	Doc  string
+	Get  func() float64
+}

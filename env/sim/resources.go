@@ -1,0 +1,57 @@
+package sim
+
+import "fmt"
+
+// Ms is simulated time or a duration in integer milliseconds.
+type Ms = int64
+
+// MsPerS converts seconds to Ms.
+const MsPerS Ms = 1000
+
+// Res is a guaranteed quantity of resources: a container request or a node
+// capacity. Integer units keep "allocations never exceed capacity" exact.
+type Res struct {
+	VCores int64
+	MemMB  int64
+}
+
+// Add returns r + o.
+func (r Res) Add(o Res) Res { return Res{r.VCores + o.VCores, r.MemMB + o.MemMB} }
+
+// Sub returns r - o.
+func (r Res) Sub(o Res) Res { return Res{r.VCores - o.VCores, r.MemMB - o.MemMB} }
+
+// Fits reports whether r fits inside avail in every dimension.
+func (r Res) Fits(avail Res) bool { return r.VCores <= avail.VCores && r.MemMB <= avail.MemMB }
+
+// IsZero reports whether r requests nothing.
+func (r Res) IsZero() bool { return r.VCores == 0 && r.MemMB == 0 }
+
+// Max returns the per-dimension maximum.
+func (r Res) Max(o Res) Res {
+	if o.VCores > r.VCores {
+		r.VCores = o.VCores
+	}
+	if o.MemMB > r.MemMB {
+		r.MemMB = o.MemMB
+	}
+	return r
+}
+
+func (r Res) String() string { return fmt.Sprintf("<%d vCores, %d MB>", r.VCores, r.MemMB) }
+
+// Usage is what tasks actually use at an instant: CPU in cores, memory in MB,
+// disk IO in MB/s. It moves over a task's life and is usually below the
+// request (the gap OPERA exploits).
+type Usage struct {
+	CPU    float64
+	MemMB  float64
+	IOMBps float64
+}
+
+func (u Usage) add(o Usage) Usage {
+	return Usage{u.CPU + o.CPU, u.MemMB + o.MemMB, u.IOMBps + o.IOMBps}
+}
+func (u Usage) sub(o Usage) Usage {
+	return Usage{u.CPU - o.CPU, u.MemMB - o.MemMB, u.IOMBps - o.IOMBps}
+}

@@ -1,0 +1,408 @@
+package sim
+
+import "fmt"
+
+// This file holds the ResourceManager's actions: what a policy may do to the
+// cluster, and the book-keeping when tasks end.
+
+// Launch starts pending task t in a container of the given kind on node n.
+// A guaranteed container must fit in n's free capacity; an opportunistic one
+// is the policy's judgement. A node reserved for another task takes only
+// that task (YARN's reservation).
+func (s *Sim) Launch(t *Task, n *Node, kind ContainerKind) error {
+	if t.State != TaskPending {
+		return fmt.Errorf("launch %s: task is %v, not pending", t, t.State)
+	}
+	if !s.Requestable(t) {
+		return fmt.Errorf("launch %s: task is not requested yet", t)
+	}
+	if kind == Guaranteed && !t.Req.Fits(n.Free()) {
+		return fmt.Errorf("launch %s on node %d: request %v does not fit free %v", t, n.ID, t.Req, n.Free())
+	}
+	if kind == Opportunistic && t.Kind == KindAM {
+		return fmt.Errorf("launch %s: an ApplicationMaster cannot be opportunistic", t)
+	}
+	if n.Reserved != nil && n.Reserved != t && kind == Guaranteed {
+		return fmt.Errorf("launch %s on node %d: node is reserved for %s", t, n.ID, n.Reserved)
+	}
+	s.advance(n)
+	if t.reservedOn != nil {
+		t.reservedOn.Reserved = nil
+		t.reservedOn = nil
+	}
+	j := t.Job
+	t.State = TaskRunning
+	t.Node = n
+	t.Container = kind
+	t.Alloc = t.Req
+	t.StartMs = s.now
+	if t.FirstStartMs < 0 {
+		t.FirstStartMs = s.now
+	}
+	t.phase = 0
+	t.left = 0
+	if len(t.phases) > 0 {
+		t.left = t.work(0)
+	}
+	t.gated = false
+	t.shrunk = 0
+	t.Locality = s.LocalityOf(t, n)
+	t.pos = len(n.Containers)
+	n.Containers = append(n.Containers, t)
+	if kind == Guaranteed {
+		n.Alloc = n.Alloc.Add(t.Req)
+		s.acct.allocG = s.acct.allocG.Add(t.Req)
+	} else {
+		n.OppAlloc = n.OppAlloc.Add(t.Req)
+		j.OppAlloc = j.OppAlloc.Add(t.Req)
+		s.acct.allocO = s.acct.allocO.Add(t.Req)
+		s.stats.OppLaunched++
+	}
+	j.Alloc = j.Alloc.Add(t.Req)
+	j.Running++
+	if j.StartMs < 0 {
+		j.StartMs = s.now
+	}
+	if t.Stage != nil {
+		t.Stage.Pending--
+	}
+	s.stats.Launched++
+	s.setUsage(t, n)
+	s.progress()
+	s.markDirty(n)
+	if t.Kind == KindAM {
+		// The AM registers and requests its tasks after it starts up.
+		s.settleAMStart(t)
+	} else if len(t.phases) == 0 || t.left <= epsWork {
+		s.settle(n)
+	}
+	return nil
+}
+
+// settleAMStart releases the job's first stages once the AM has started.
+// The AM's start-up time delays its tasks' requests: modelled by releasing
+// at launch and letting stages wait AMStartupMs via their request time.
+func (s *Sim) settleAMStart(am *Task) {
+	am.Job.amReadyMs = s.now + s.model.AMStartupMs
+	s.releaseReady(am.Job)
+}
+
+// LocalityOf is how close node n is to t's input block (maps only; other
+// tasks are always node-local).
+func (s *Sim) LocalityOf(t *Task, n *Node) Locality {
+	if len(t.Replicas) == 0 {
+		return NodeLocal
+	}
+	loc := OffRack
+	for _, r := range t.Replicas {
+		if r == n.ID {
+			return NodeLocal
+		}
+		if s.Nodes[r].Spec.Rack == n.Spec.Rack {
+			loc = RackLocal
+		}
+	}
+	return loc
+}
+
+// Requestable reports whether t is pending and its job has asked for it.
+func (s *Sim) Requestable(t *Task) bool {
+	if t.State != TaskPending || t.Job.State != JobAdmitted {
+		return false
+	}
+	if t.Kind == KindAM {
+		return true
+	}
+	return t.Stage.Released && (t.Job.AM == nil || s.now >= t.Job.amReadyMs)
+}
+
+// removeContainer takes t off its node and frees its allocation.
+func (s *Sim) removeContainer(t *Task) {
+	n := t.Node
+	copy(n.Containers[t.pos:], n.Containers[t.pos+1:])
+	n.Containers[len(n.Containers)-1] = nil
+	n.Containers = n.Containers[:len(n.Containers)-1]
+	for i := t.pos; i < len(n.Containers); i++ {
+		n.Containers[i].pos = i
+	}
+	j := t.Job
+	if t.Container == Guaranteed {
+		n.Alloc = n.Alloc.Sub(t.Alloc)
+		s.acct.allocG = s.acct.allocG.Sub(t.Alloc)
+	} else {
+		n.OppAlloc = n.OppAlloc.Sub(t.Alloc)
+		j.OppAlloc = j.OppAlloc.Sub(t.Alloc)
+		s.acct.allocO = s.acct.allocO.Sub(t.Alloc)
+	}
+	j.Alloc = j.Alloc.Sub(t.Alloc)
+	j.Running--
+	s.acct.memUsed -= t.Use.MemMB
+	n.Demand = n.Demand.sub(t.Use)
+	t.Use = Usage{}
+	t.rate = 0
+	t.pos = -1
+	t.Node = nil
+	s.markDirty(n)
+}
+
+// complete ends t successfully.
+func (s *Sim) complete(t *Task) {
+	s.record(t, Finished)
+	s.removeContainer(t)
+	t.State = TaskDone
+	t.FinishMs = s.now
+	j := t.Job
+	st := t.Stage
+	st.Done++
+	j.tasksLeft--
+	s.stats.TasksDone++
+	s.progress()
+	for _, l := range s.listeners {
+		l.TaskEnded(s, t, Finished)
+	}
+	if j.tasksLeft == 0 {
+		s.finishJob(j)
+		return
+	}
+	// Later stages may now pass slow-start; gated reducers may fetch more.
+	s.releaseReady(j)
+	if st.Index+1 < len(j.Stages) {
+		for _, r := range j.Stages[st.Index+1].Tasks {
+			if r.gated && r.Node != nil {
+				s.markDirty(r.Node)
+			}
+		}
+	}
+}
+
+func (s *Sim) finishJob(j *Job) {
+	if j.AM != nil && j.AM.State == TaskRunning {
+		s.record(j.AM, Finished)
+		s.removeContainer(j.AM)
+		j.AM.State = TaskDone
+		j.AM.FinishMs = s.now
+	} else if j.AM != nil && j.AM.State == TaskPending {
+		panic(fmt.Sprintf("job %d finished without its AM", j.ID))
+	}
+	j.State = JobDone
+	j.FinishMs = s.now
+	s.jobsLeft--
+	// Drop any node reservation held for the job.
+	for _, n := range s.Nodes {
+		if n.Reserved != nil && n.Reserved.Job == j {
+			s.Unreserve(n)
+		}
+	}
+	last := len(s.active) - 1
+	i := j.active
+	copy(s.active[i:], s.active[i+1:])
+	s.active[last] = nil
+	s.active = s.active[:last]
+	for k := i; k < len(s.active); k++ {
+		s.active[k].active = k
+	}
+	j.active = -1
+	s.progress()
+	for _, l := range s.jobLis {
+		l.JobFinished(s, j)
+	}
+	s.tryAdmit()
+}
+
+// releaseReady requests every stage whose predecessor has passed slow-start.
+func (s *Sim) releaseReady(j *Job) {
+	for i, st := range j.Stages {
+		if st.Released {
+			continue
+		}
+		if i > 0 {
+			prev := j.Stages[i-1]
+			if !prev.Released || float64(prev.Done) < st.Spec.SlowStart*float64(len(prev.Tasks)) {
+				return
+			}
+		}
+		st.Released = true
+		for _, t := range st.Tasks {
+			if t.State == TaskPending {
+				s.enqueue(t, false)
+			}
+		}
+	}
+}
+
+// enqueue puts pending t in its stage's queues; front puts it first (a
+// killed attempt goes back to the head of the line).
+func (s *Sim) enqueue(t *Task, front bool) {
+	st := t.Stage
+	st.Pending++
+	if front {
+		if st.head > 0 {
+			st.head--
+			st.queue[st.head] = t
+		} else {
+			st.queue = append([]*Task{t}, st.queue...)
+		}
+	} else {
+		st.queue = append(st.queue, t)
+	}
+	if len(t.Replicas) > 0 {
+		if st.byNode == nil {
+			st.byNode = map[int32][]*Task{}
+			st.byRack = map[int][]*Task{}
+		}
+		for _, r := range t.Replicas {
+			st.byNode[r] = append(st.byNode[r], t)
+			rack := s.Nodes[r].Spec.Rack
+			if l := st.byRack[rack]; len(l) == 0 || l[len(l)-1] != t {
+				st.byRack[rack] = append(l, t)
+			}
+		}
+	}
+}
+
+// Kill ends t's attempt: its work is lost (counted as wasted) and it goes
+// back to the head of its stage's queue. AMs cannot be killed.
+func (s *Sim) Kill(t *Task) error {
+	if t.State != TaskRunning && t.State != TaskSuspended {
+		return fmt.Errorf("kill %s: task is not in a container", t)
+	}
+	if t.Kind == KindAM {
+		return fmt.Errorf("kill %s: ApplicationMasters are not killed", t)
+	}
+	n := t.Node
+	s.advance(n)
+	s.record(t, Killed)
+	wasted := s.now - t.StartMs
+	s.stats.Killed++
+	s.stats.WastedMs += wasted
+	s.removeContainer(t)
+	t.State = TaskPending
+	t.Attempt++
+	t.StartMs = -1
+	t.gated = false
+	t.shrunk = 0
+	t.Locality = NodeLocal
+	s.enqueue(t, true)
+	for _, l := range s.listeners {
+		l.TaskEnded(s, t, Killed)
+	}
+	return nil
+}
+
+// Suspend pauses a running reducer: its vCores are freed for others, its
+// memory is kept (iKayak Sec. 3.3).
+func (s *Sim) Suspend(t *Task) error {
+	if t.State != TaskRunning || t.Kind != KindReduce {
+		return fmt.Errorf("suspend %s: only running reducers can be suspended", t)
+	}
+	n := t.Node
+	s.advance(n)
+	s.shrinkAlloc(t, Res{VCores: t.Alloc.VCores})
+	t.State = TaskSuspended
+	s.setUsage(t, n)
+	s.stats.Suspended++
+	s.markDirty(n)
+	return nil
+}
+
+// Resume restarts a suspended reducer if its vCores fit again.
+func (s *Sim) Resume(t *Task) error {
+	if t.State != TaskSuspended {
+		return fmt.Errorf("resume %s: task is not suspended", t)
+	}
+	n := t.Node
+	want := Res{VCores: t.Req.VCores}
+	if t.shrunk > 0 {
+		want.VCores = t.shrunk
+	}
+	if t.Container == Guaranteed && !want.Fits(n.Free()) {
+		return fmt.Errorf("resume %s: %d vCores do not fit on node %d", t, want.VCores, n.ID)
+	}
+	s.advance(n)
+	s.growAlloc(t, want)
+	t.State = TaskRunning
+	s.setUsage(t, n)
+	s.markDirty(n)
+	return nil
+}
+
+// Shrink lowers a running container's vCores to vcores (iKayak Alg. 3): the
+// freed vCores return to the node, and the task's CPU is capped there.
+func (s *Sim) Shrink(t *Task, vcores int64) error {
+	if t.State != TaskRunning || t.Kind == KindAM {
+		return fmt.Errorf("shrink %s: only running tasks can shrink", t)
+	}
+	if vcores < 1 || vcores > t.Alloc.VCores {
+		return fmt.Errorf("shrink %s: %d vCores outside [1, %d]", t, vcores, t.Alloc.VCores)
+	}
+	n := t.Node
+	s.advance(n)
+	s.shrinkAlloc(t, Res{VCores: t.Alloc.VCores - vcores})
+	t.shrunk = vcores
+	s.setUsage(t, n)
+	s.markDirty(n)
+	return nil
+}
+
+func (s *Sim) shrinkAlloc(t *Task, by Res) {
+	n, j := t.Node, t.Job
+	t.Alloc = t.Alloc.Sub(by)
+	if t.Container == Guaranteed {
+		n.Alloc = n.Alloc.Sub(by)
+		s.acct.allocG = s.acct.allocG.Sub(by)
+	} else {
+		n.OppAlloc = n.OppAlloc.Sub(by)
+		j.OppAlloc = j.OppAlloc.Sub(by)
+		s.acct.allocO = s.acct.allocO.Sub(by)
+	}
+	j.Alloc = j.Alloc.Sub(by)
+}
+
+func (s *Sim) growAlloc(t *Task, by Res) {
+	s.shrinkAlloc(t, Res{}.Sub(by))
+}
+
+// Reserve reserves node n for pending task t: until t launches or the
+// reservation is cancelled, guaranteed containers on n go only to t.
+func (s *Sim) Reserve(n *Node, t *Task) error {
+	if !s.Requestable(t) {
+		return fmt.Errorf("reserve node %d for %s: task is not requested", n.ID, t)
+	}
+	if n.Reserved != nil && n.Reserved != t {
+		return fmt.Errorf("reserve node %d for %s: already reserved for %s", n.ID, t, n.Reserved)
+	}
+	if !t.Req.Fits(n.Spec.Cap) {
+		return fmt.Errorf("reserve node %d for %s: request %v exceeds the node's capacity", n.ID, t, t.Req)
+	}
+	if t.reservedOn != nil && t.reservedOn != n {
+		return fmt.Errorf("reserve node %d for %s: already holds node %d", n.ID, t, t.reservedOn.ID)
+	}
+	if n.Reserved == nil {
+		s.stats.Reservations++
+	}
+	n.Reserved = t
+	t.reservedOn = n
+	return nil
+}
+
+// Unreserve cancels n's reservation.
+func (s *Sim) Unreserve(n *Node) {
+	if n.Reserved != nil {
+		n.Reserved.reservedOn = nil
+		n.Reserved = nil
+	}
+}
+
+// ReservedOn returns the node reserved for t, or nil.
+func (t *Task) ReservedOn() *Node { return t.reservedOn }
+
+func (t *Task) String() string {
+	if t.Kind == KindAM {
+		return fmt.Sprintf("job %d am", t.Job.ID)
+	}
+	return fmt.Sprintf("job %d %s %d.%d", t.Job.ID, t.Kind, t.Stage.Index, t.Index)
+}
+
+func (st TaskState) String() string {
+	return [...]string{"pending", "running", "suspended", "done"}[st]
+}

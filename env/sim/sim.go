@@ -1,0 +1,537 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Model holds the cluster model's constants. Zero fields take the defaults
+// of DefaultModel.
+type Model struct {
+	// HeartbeatMs is the node heartbeat interval (YARN's
+	// yarn.resourcemanager.nodemanagers.heartbeat-interval-ms, 1000).
+	HeartbeatMs Ms
+	// UsageSampleMs is how often a task's actual usage is redrawn.
+	UsageSampleMs Ms
+	// AMStartupMs is how long an AM runs before it requests its tasks.
+	AMStartupMs Ms
+	// Read speed of a map's read phase relative to a node-local read.
+	RackReadFactor    float64
+	OffRackReadFactor float64
+	// SwapExponent: when actual memory m exceeds capacity C, every task on
+	// the node progresses at (C/m)^SwapExponent of its speed.
+	SwapExponent float64
+	// Replicas is the default HDFS replication of map input blocks.
+	Replicas int
+	// GatedCPU is the share of its shuffle CPU level a reducer uses while it
+	// idles waiting for map outputs.
+	GatedCPU float64
+}
+
+// DefaultModel is the model used where a scenario does not say otherwise.
+var DefaultModel = Model{
+	HeartbeatMs:       1000,
+	UsageSampleMs:     5000,
+	AMStartupMs:       2000,
+	RackReadFactor:    0.85,
+	OffRackReadFactor: 0.6,
+	SwapExponent:      4,
+	Replicas:          3,
+	GatedCPU:          0.1,
+}
+
+func (m Model) withDefaults() Model {
+	d := DefaultModel
+	if m.HeartbeatMs > 0 {
+		d.HeartbeatMs = m.HeartbeatMs
+	}
+	if m.UsageSampleMs > 0 {
+		d.UsageSampleMs = m.UsageSampleMs
+	}
+	if m.AMStartupMs > 0 {
+		d.AMStartupMs = m.AMStartupMs
+	}
+	if m.AMStartupMs < 0 {
+		d.AMStartupMs = 0
+	}
+	if m.RackReadFactor > 0 {
+		d.RackReadFactor = m.RackReadFactor
+	}
+	if m.OffRackReadFactor > 0 {
+		d.OffRackReadFactor = m.OffRackReadFactor
+	}
+	if m.SwapExponent > 0 {
+		d.SwapExponent = m.SwapExponent
+	}
+	if m.Replicas > 0 {
+		d.Replicas = m.Replicas
+	}
+	if m.GatedCPU > 0 {
+		d.GatedCPU = m.GatedCPU
+	}
+	return d
+}
+
+// Config is everything a run needs. Build it (e.g. from a scenario), then
+// call New.
+type Config struct {
+	Nodes  []NodeSpec
+	Jobs   []JobSpec // in any order; ties in submit time keep this order
+	Model  Model
+	Policy *Policy
+	Seed   uint64
+	// MaxMs ends the run (truncated) at this simulated time; 0 means none.
+	MaxMs Ms
+	// StallMs ends the run with the remaining jobs reported stuck when no
+	// task has started, finished or progressed for this long and no job is
+	// still to arrive. 0 means 1 simulated hour.
+	StallMs Ms
+	// RecordTasks keeps a record of every task attempt (for CSV output).
+	RecordTasks bool
+	// TimelineMs samples cluster state at this interval; 0 means none.
+	TimelineMs Ms
+	// AfterEvent, if set, is called after every event (invariant tests).
+	AfterEvent func(*Sim)
+}
+
+// Sim is one run of the cluster model.
+type Sim struct {
+	cfg    Config
+	model  Model
+	policy *Policy
+	now    Ms
+	seq    uint64
+	queue  eventQueue
+	rng    *Rand
+
+	Nodes []*Node
+	Jobs  []*Job
+	Tasks []*Task
+	racks int
+
+	waiting  []*Job // submitted, not admitted, in submission order
+	active   []*Job // admitted, not done, in admission order
+	jobsLeft int
+	arrived  int
+
+	dirty     []*Node
+	listeners []TaskListener
+	jobLis    []JobListener
+
+	lastProgress Ms
+	ended        bool
+	stuck        bool
+	truncated    bool
+
+	stats    Stats
+	acct     accounting
+	records  []TaskRecord
+	timeline []Sample
+}
+
+// New validates cfg and builds a run. Nothing runs until Run or RunUntil.
+func New(cfg Config) (*Sim, error) {
+	if len(cfg.Nodes) == 0 {
+		return nil, errors.New("the cluster has no nodes")
+	}
+	if cfg.Policy == nil || cfg.Policy.Allocate == nil {
+		return nil, errors.New("no policy with an allocator")
+	}
+	s := &Sim{cfg: cfg, model: cfg.Model.withDefaults(), policy: cfg.Policy}
+	s.rng = NewRand(DeriveSeed(cfg.Seed, HashString("sim")))
+	if s.cfg.StallMs <= 0 {
+		s.cfg.StallMs = 3600 * MsPerS
+	}
+	maxCap := Res{}
+	for i, ns := range cfg.Nodes {
+		if ns.Cap.VCores <= 0 || ns.Cap.MemMB <= 0 {
+			return nil, fmt.Errorf("node %d (%s): capacity %v must be positive", i, ns.Name, ns.Cap)
+		}
+		if ns.Speed <= 0 {
+			ns.Speed = 1
+		}
+		if ns.Rack < 0 {
+			return nil, fmt.Errorf("node %d (%s): negative rack", i, ns.Name)
+		}
+		if ns.Rack+1 > s.racks {
+			s.racks = ns.Rack + 1
+		}
+		maxCap = maxCap.Max(ns.Cap)
+		s.Nodes = append(s.Nodes, &Node{ID: int32(i), Spec: ns})
+	}
+	order := make([]int, len(cfg.Jobs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return cfg.Jobs[order[a]].SubmitMs < cfg.Jobs[order[b]].SubmitMs })
+	for _, ji := range order {
+		if err := s.addJob(&cfg.Jobs[ji], maxCap); err != nil {
+			return nil, err
+		}
+	}
+	for _, part := range s.parts() {
+		if l, ok := part.(TaskListener); ok {
+			s.listeners = append(s.listeners, l)
+		}
+		if l, ok := part.(JobListener); ok {
+			s.jobLis = append(s.jobLis, l)
+		}
+	}
+	s.jobsLeft = len(s.Jobs)
+	for _, j := range s.Jobs {
+		s.schedule(j.Spec.SubmitMs, evArrival, j.ID, 0)
+	}
+	hb := s.model.HeartbeatMs
+	for i, n := range s.Nodes {
+		// Stagger heartbeats evenly over one interval, as real NMs drift.
+		s.schedule(Ms(i)*hb/Ms(len(s.Nodes)), evHeartbeat, n.ID, 0)
+	}
+	for i, c := range cfg.Policy.Controls {
+		if c.ControlIntervalMs() <= 0 {
+			return nil, fmt.Errorf("policy %s: control cycle %d has a non-positive interval", cfg.Policy.Name, i)
+		}
+		s.schedule(c.ControlIntervalMs(), evControl, int32(i), 0)
+	}
+	if cfg.TimelineMs > 0 {
+		s.schedule(0, evSample, 0, 0)
+	}
+	return s, nil
+}
+
+func (s *Sim) parts() []any {
+	p := s.policy
+	var out []any
+	for _, a := range p.Admission {
+		out = append(out, a)
+	}
+	out = append(out, p.Allocate)
+	for _, m := range p.Monitors {
+		out = append(out, m)
+	}
+	for _, c := range p.Controls {
+		out = append(out, c)
+	}
+	// A part may appear at several decision points: tell it once.
+	seen := map[any]bool{}
+	uniq := out[:0]
+	for _, x := range out {
+		if !seen[x] {
+			seen[x] = true
+			uniq = append(uniq, x)
+		}
+	}
+	return uniq
+}
+
+func (s *Sim) addJob(spec *JobSpec, maxCap Res) error {
+	j := &Job{ID: int32(len(s.Jobs)), Spec: spec, StartMs: -1, FinishMs: -1, active: -1}
+	if spec.SubmitMs < 0 {
+		return fmt.Errorf("job %q: negative submit time", spec.Name)
+	}
+	if !spec.AM.IsZero() {
+		if !spec.AM.Fits(maxCap) {
+			return fmt.Errorf("job %q: AM request %v is larger than any node", spec.Name, spec.AM)
+		}
+		j.AM = s.newTask(j, nil, 0, KindAM, spec.AM, 0, AMProfile.Phases)
+	}
+	if len(spec.Stages) == 0 {
+		return fmt.Errorf("job %q has no stages", spec.Name)
+	}
+	for si := range spec.Stages {
+		ss := &spec.Stages[si]
+		if ss.Req.VCores <= 0 || ss.Req.MemMB <= 0 {
+			return fmt.Errorf("job %q stage %q: request %v must be positive", spec.Name, ss.Name, ss.Req)
+		}
+		if !ss.Req.Fits(maxCap) {
+			return fmt.Errorf("job %q stage %q: request %v is larger than any node", spec.Name, ss.Name, ss.Req)
+		}
+		if len(ss.DurationsMs) == 0 {
+			return fmt.Errorf("job %q stage %q has no tasks", spec.Name, ss.Name)
+		}
+		if ss.Profile == nil {
+			return fmt.Errorf("job %q stage %q has no usage profile", spec.Name, ss.Name)
+		}
+		if err := ss.Profile.Validate(); err != nil {
+			return fmt.Errorf("job %q stage %q: %w", spec.Name, ss.Name, err)
+		}
+		if ss.SlowStart < 0 || ss.SlowStart > 1 {
+			return fmt.Errorf("job %q stage %q: slow-start %v outside [0, 1]", spec.Name, ss.Name, ss.SlowStart)
+		}
+		st := &Stage{Index: si, Spec: ss}
+		st.phases = append(append([]Phase(nil), ss.Profile.Phases...), ss.ExtraPhases...)
+		for _, ph := range ss.ExtraPhases {
+			if ph.Wall && ph.WallMs < 0 {
+				return fmt.Errorf("job %q stage %q: negative wall phase %q", spec.Name, ss.Name, ph.Name)
+			}
+		}
+		replicas := ss.BlockReplicas
+		if replicas <= 0 {
+			replicas = s.model.Replicas
+		}
+		for ti, d := range ss.DurationsMs {
+			if d < 0 {
+				return fmt.Errorf("job %q stage %q task %d: negative duration", spec.Name, ss.Name, ti)
+			}
+			t := s.newTask(j, st, ti, ss.Kind, ss.Req, d, st.phases)
+			if ss.Kind == KindMap {
+				t.Replicas = s.placeBlock(replicas)
+			}
+			st.Tasks = append(st.Tasks, t)
+			j.tasksLeft++
+		}
+		j.Stages = append(j.Stages, st)
+	}
+	s.Jobs = append(s.Jobs, j)
+	return nil
+}
+
+func (s *Sim) newTask(j *Job, st *Stage, idx int, kind TaskKind, req Res, dur Ms, phases []Phase) *Task {
+	t := &Task{ID: int32(len(s.Tasks)), Job: j, Stage: st, Index: idx, Kind: kind, Req: req, DurMs: dur,
+		phases: phases, StartMs: -1, FirstStartMs: -1, FinishMs: -1, pos: -1}
+	t.rngSeed = DeriveSeed(s.cfg.Seed, HashString("task"), uint64(t.ID))
+	s.Tasks = append(s.Tasks, t)
+	return t
+}
+
+// placeBlock places an HDFS-like block: the first replica on a random node,
+// the second on a node of another rack, the rest on the second one's rack
+// (HDFS's default placement policy).
+func (s *Sim) placeBlock(replicas int) []int32 {
+	n := len(s.Nodes)
+	if replicas > n {
+		replicas = n
+	}
+	out := make([]int32, 0, replicas)
+	has := func(id int32) bool {
+		for _, x := range out {
+			if x == id {
+				return true
+			}
+		}
+		return false
+	}
+	first := int32(s.rng.IntN(n))
+	out = append(out, first)
+	for len(out) < replicas {
+		var want func(*Node) bool
+		switch {
+		case len(out) == 1 && s.racks > 1:
+			r := s.Nodes[first].Spec.Rack
+			want = func(x *Node) bool { return x.Spec.Rack != r }
+		case len(out) >= 2:
+			r := s.Nodes[out[1]].Spec.Rack
+			want = func(x *Node) bool { return x.Spec.Rack == r }
+		default:
+			want = func(*Node) bool { return true }
+		}
+		picked := int32(-1)
+		for try := 0; try < 4*n && picked < 0; try++ {
+			c := int32(s.rng.IntN(n))
+			if !has(c) && want(s.Nodes[c]) {
+				picked = c
+			}
+		}
+		if picked < 0 { // no node fits the rack rule: take any other node
+			for try := 0; picked < 0; try++ {
+				c := int32(s.rng.IntN(n))
+				if !has(c) {
+					picked = c
+				}
+			}
+		}
+		out = append(out, picked)
+	}
+	return out
+}
+
+func (s *Sim) schedule(at Ms, kind eventKind, id int32, epoch uint32) {
+	s.seq++
+	s.queue.push(event{at: at, seq: s.seq, id: id, epoch: epoch, kind: kind})
+}
+
+// Now returns the current simulated time.
+func (s *Sim) Now() Ms { return s.now }
+
+// Model returns the model constants in force.
+func (s *Sim) Model() Model { return s.model }
+
+// Policy returns the run's policy.
+func (s *Sim) Policy() *Policy { return s.policy }
+
+// Racks returns the number of racks.
+func (s *Sim) Racks() int { return s.racks }
+
+// Waiting returns the submitted jobs waiting for admission, oldest first.
+func (s *Sim) Waiting() []*Job { return s.waiting }
+
+// Active returns the admitted, unfinished jobs in admission order.
+func (s *Sim) Active() []*Job { return s.active }
+
+// Done reports whether the run has ended.
+func (s *Sim) Done() bool { return s.ended }
+
+// Run runs to the end and returns the summary.
+func (s *Sim) Run() Summary {
+	s.RunUntil(math.MaxInt64)
+	return s.Summary()
+}
+
+// RunUntil processes every event before time until (or to the end of the
+// run) and leaves the clock at until. It returns whether the run has ended.
+func (s *Sim) RunUntil(until Ms) bool {
+	for !s.ended {
+		if s.queue.len() == 0 {
+			s.finish(false)
+			break
+		}
+		e := s.queue.peek()
+		if e.at >= until {
+			s.now = until
+			return false
+		}
+		if s.cfg.MaxMs > 0 && e.at > s.cfg.MaxMs {
+			s.now = s.cfg.MaxMs
+			s.truncated = true
+			s.finish(false)
+			break
+		}
+		ev := s.queue.pop()
+		s.now = ev.at
+		s.acct.integrate(s.now)
+		s.stats.Events++
+		s.dispatch(ev)
+		s.flushDirty()
+		if s.jobsLeft == 0 {
+			s.finish(false)
+		} else if s.arrived == len(s.Jobs) && s.now-s.lastProgress > s.cfg.StallMs && s.stalled() {
+			s.finish(true)
+		}
+		if s.cfg.AfterEvent != nil {
+			s.cfg.AfterEvent(s)
+		}
+	}
+	return true
+}
+
+func (s *Sim) dispatch(ev event) {
+	switch ev.kind {
+	case evArrival:
+		s.arrive(s.Jobs[ev.id])
+	case evHeartbeat:
+		s.heartbeat(s.Nodes[ev.id])
+	case evBoundary:
+		n := s.Nodes[ev.id]
+		if ev.epoch == n.epoch {
+			s.advance(n)
+			s.markDirty(n)
+		}
+	case evControl:
+		c := s.policy.Controls[ev.id]
+		c.Control(s)
+		s.tryAdmit()
+		s.schedule(s.now+c.ControlIntervalMs(), evControl, ev.id, 0)
+	case evSample:
+		s.sample()
+		s.schedule(s.now+s.cfg.TimelineMs, evSample, 0, 0)
+	}
+}
+
+func (s *Sim) arrive(j *Job) {
+	j.State = JobWaiting
+	s.arrived++
+	s.waiting = append(s.waiting, j)
+	s.progress()
+	for _, l := range s.jobLis {
+		l.JobArrived(s, j)
+	}
+	s.tryAdmit()
+}
+
+// tryAdmit admits waiting jobs in submission order until one is refused.
+func (s *Sim) tryAdmit() {
+	admitted := 0
+	for _, j := range s.waiting {
+		ok := true
+		for _, a := range s.policy.Admission {
+			if !a.Admit(s, j) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			break
+		}
+		s.admit(j)
+		admitted++
+	}
+	if admitted > 0 {
+		s.waiting = append(s.waiting[:0], s.waiting[admitted:]...)
+	}
+}
+
+func (s *Sim) admit(j *Job) {
+	j.State = JobAdmitted
+	j.AdmitMs = s.now
+	j.active = len(s.active)
+	s.active = append(s.active, j)
+	s.progress()
+	if j.AM == nil {
+		s.releaseReady(j)
+	}
+}
+
+func (s *Sim) heartbeat(n *Node) {
+	s.advance(n)
+	if s.now >= n.nextSample {
+		s.sampleUsage(n)
+		n.nextSample = s.now + s.model.UsageSampleMs
+	}
+	for _, m := range s.policy.Monitors {
+		m.Monitor(s, n)
+	}
+	if len(s.waiting) > 0 {
+		s.tryAdmit()
+	}
+	if len(s.active) > 0 {
+		s.policy.Allocate.Allocate(s, n)
+	}
+	s.markDirty(n)
+	s.schedule(s.now+s.model.HeartbeatMs, evHeartbeat, n.ID, 0)
+}
+
+func (s *Sim) progress() { s.lastProgress = s.now }
+
+// stalled reports whether no task is making progress (run only after
+// StallMs without a start, finish or arrival).
+func (s *Sim) stalled() bool {
+	for _, n := range s.Nodes {
+		for _, t := range n.Containers {
+			if t.Kind != KindAM && t.rate > 0 {
+				s.progress()
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (s *Sim) finish(stuck bool) {
+	s.ended = true
+	s.stuck = stuck
+	for _, n := range s.Nodes {
+		s.advance(n)
+	}
+	s.acct.integrate(s.now)
+	for _, j := range s.Jobs {
+		if j.State == JobDone {
+			continue
+		}
+		if stuck {
+			j.State = JobStuck
+		} else {
+			j.State = JobUnfinished
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package sim
+
+// TaskKind says what a container runs.
+type TaskKind uint8
+
+const (
+	KindAM TaskKind = iota
+	KindMap
+	KindReduce
+	KindExecutor
+	KindGeneric
+)
+
+var kindNames = [...]string{"am", "map", "reduce", "executor", "task"}
+
+func (k TaskKind) String() string { return kindNames[k] }
+
+// ParseTaskKind returns the kind named s ("map", "reduce", "executor", "task").
+func ParseTaskKind(s string) (TaskKind, bool) {
+	for i, n := range kindNames {
+		if n == s && TaskKind(i) != KindAM {
+			return TaskKind(i), true
+		}
+	}
+	return 0, false
+}
+
+// JobSpec is a job as the workload describes it, before it runs.
+type JobSpec struct {
+	Name      string
+	App       string // application, e.g. "terasort"; a classifier feature
+	Framework string // "mapreduce", "spark", ...
+	Queue     string
+	SubmitMs  Ms
+	// AM is the ApplicationMaster's request; zero means the job has no AM
+	// (toy examples).
+	AM     Res
+	Stages []StageSpec
+	// GoalMs is an optional completion-time goal, relative to submission.
+	GoalMs Ms
+}
+
+// StageSpec is a group of similar tasks. Stage i+1 is requested once
+// SlowStart of stage i's tasks have finished (MapReduce's
+// mapreduce.job.reduce.slowstart.completedmaps); stages with SlowStart 0 are
+// requested as soon as the job's AM runs.
+type StageSpec struct {
+	Name      string
+	Kind      TaskKind
+	Req       Res
+	Profile   *Profile
+	SlowStart float64
+	// DurationsMs holds each task's nominal duration: alone on a speed-1 node
+	// with local data. Its length is the stage's task count.
+	DurationsMs []Ms
+	// ExtraPhases are appended to every task's profile phases, e.g. an
+	// interactive executor's idle periods (Wall phases with WallMs).
+	ExtraPhases []Phase
+	// BlockReplicas is the number of HDFS replicas of each map's input block
+	// (0 means the model's default); only maps read blocks.
+	BlockReplicas int
+}
+
+// NodeSpec is one node of the cluster.
+type NodeSpec struct {
+	Name     string
+	Rack     int
+	Cap      Res
+	DiskMBps float64
+	NetMBps  float64
+	Speed    float64
+}

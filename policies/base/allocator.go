@@ -1,0 +1,166 @@
+package base
+
+import (
+	"sort"
+
+	"yarngym/env/sim"
+)
+
+// Order ranks jobs for a heartbeat: Less(a, b) puts a first.
+type Order interface {
+	Prepare(s *sim.Sim) // called once per heartbeat before sorting
+	Less(s *sim.Sim, a, b *sim.Job) bool
+}
+
+// Limit may refuse to give task t to its job on this heartbeat (Fair's
+// maxAMShare, Capacity's max-capacity).
+type Limit interface {
+	Allow(s *sim.Sim, t *sim.Task, n *sim.Node) bool
+}
+
+// Launched is told of every container the allocator launches, so orders and
+// limits that keep running totals can update them.
+type Launched interface {
+	Launched(s *sim.Sim, t *sim.Task)
+}
+
+// Allocator is YARN's guaranteed-container allocation on a node heartbeat:
+//
+//  1. A node reserved for a request serves only that request: it launches
+//     once the request fits, else the node stays reserved.
+//  2. Otherwise jobs with pending requests are ranked by Order; the first
+//     job that has a task for this node (respecting delay scheduling and the
+//     Limits) gets one container, and ranking starts again, until the node is
+//     full or nobody wants it.
+//  3. A request that is first in line but does not fit reserves the node
+//     (when Reserve is set), so that small requests cannot starve it.
+//
+// Delay scheduling (Zaharia et al., as in YARN's node-locality-delay): a job
+// whose maps have no replica on the offered node passes the opportunity; once
+// it has passed LocalityDelay opportunities it accepts rack-local nodes, and
+// after twice that any node.
+type Allocator struct {
+	Order   Order
+	Limits  []Limit
+	Reserve bool
+	// Backfill (a 0/1 parameter where declared) passes over a job whose
+	// request does not fit instead of reserving the node for it.
+	Backfill float64
+	// LocalityDelay is a parameter (missed scheduling opportunities).
+	LocalityDelay float64
+	// Hooks are told of launches.
+	Hooks []Launched
+
+	jobs []*sim.Job
+}
+
+// Params declares the allocator's own parameters.
+func (a *Allocator) Params(ps *sim.Params, localityDefault float64) {
+	ps.Add(sim.Param{Name: "locality_delay", Doc: "scheduling opportunities a job passes up waiting for a node-local map before accepting rack-local (twice that: any node)",
+		Ref: "YARN node-locality-delay", Min: 0, Max: 10000, Default: localityDefault, Integer: true, Value: &a.LocalityDelay})
+}
+
+// Allocate implements sim.Allocator.
+func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
+	if t := n.Reserved; t != nil {
+		if !t.Req.Fits(n.Free()) {
+			return
+		}
+		if a.allowed(s, t, n) && s.Launch(t, n, sim.Guaranteed) == nil {
+			a.launched(s, t)
+		} else {
+			s.Unreserve(n)
+		}
+	}
+	for a.assignOne(s, n) {
+	}
+}
+
+// assignOne ranks the jobs and launches one container on n. It returns
+// false when nothing more is launched on this heartbeat.
+func (a *Allocator) assignOne(s *sim.Sim, n *sim.Node) bool {
+	a.rank(s)
+	for _, j := range a.jobs {
+		t := a.taskFor(s, j, n)
+		if t == nil {
+			continue
+		}
+		if !t.Req.Fits(n.Free()) {
+			if !a.Reserve || a.Backfill > 0 {
+				continue // try the next job
+			}
+			if n.Reserved == nil && t.ReservedOn() == nil {
+				_ = s.Reserve(n, t) // cannot fail: t is requestable and fits the node's capacity
+			}
+			return false
+		}
+		if err := s.Launch(t, n, sim.Guaranteed); err != nil {
+			panic(err) // taskFor returned a requestable task that fits: a bug
+		}
+		a.launched(s, t)
+		return true
+	}
+	return false
+}
+
+// rank fills a.jobs with the jobs that want containers, best first.
+func (a *Allocator) rank(s *sim.Sim) {
+	a.jobs = a.jobs[:0]
+	for _, j := range s.Active() {
+		if s.HasPending(j) {
+			a.jobs = append(a.jobs, j)
+		}
+	}
+	if len(a.jobs) > 1 {
+		a.Order.Prepare(s)
+		sort.SliceStable(a.jobs, func(x, y int) bool { return a.Order.Less(s, a.jobs[x], a.jobs[y]) })
+	}
+}
+
+// Ranked returns the jobs wanting containers in the order's ranking (valid
+// until the next call); mechanisms layered on the allocator use it.
+func (a *Allocator) Ranked(s *sim.Sim) []*sim.Job {
+	a.rank(s)
+	return a.jobs
+}
+
+// taskFor returns job j's next task for node n under delay scheduling and
+// the limits, or nil.
+func (a *Allocator) taskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
+	max := sim.OffRack
+	if d := int(a.LocalityDelay); d > 0 && j.Misses < 2*d {
+		max = sim.NodeLocal
+		if j.Misses >= d {
+			max = sim.RackLocal
+		}
+	}
+	t := s.NextTask(j, n, max)
+	if t == nil {
+		if max < sim.OffRack && s.NextTask(j, n, sim.OffRack) != nil {
+			j.Misses++
+		}
+		return nil
+	}
+	if !a.allowed(s, t, n) {
+		return nil
+	}
+	if t.Kind == sim.KindMap && s.LocalityOf(t, n) == sim.NodeLocal {
+		j.Misses = 0
+	}
+	return t
+}
+
+func (a *Allocator) allowed(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
+	for _, l := range a.Limits {
+		if !l.Allow(s, t, n) {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *Allocator) launched(s *sim.Sim, t *sim.Task) {
+	for _, h := range a.Hooks {
+		h.Launched(s, t)
+	}
+}

@@ -1,0 +1,130 @@
+// Package capacity is YARN's CapacityScheduler: each queue is guaranteed a
+// capacity (share of the cluster) and may grow to its max-capacity when
+// others leave resources idle; the least-served queue (used / capacity) is
+// served first, jobs in a queue first-in first-out; the AMs of a queue may
+// hold at most maximum-am-resource-percent of its capacity; a request that
+// does not fit reserves the node.
+package capacity
+
+import (
+	"fmt"
+
+	"yarngym/env/sim"
+	"yarngym/policies/base"
+)
+
+// Queues holds the capacity configuration and per-heartbeat usage.
+type Queues struct {
+	capacity map[string]float64
+	maxCap   map[string]float64
+	used     map[string]sim.Res
+	am       map[string]sim.Res
+	// MaxAMPercent is maximum-am-resource-percent; negative switches it off.
+	MaxAMPercent float64
+}
+
+// Prepare implements base.Order.
+func (q *Queues) Prepare(s *sim.Sim) {
+	clear(q.used)
+	clear(q.am)
+	for _, j := range s.Active() {
+		name := base.QueueOf(j)
+		q.used[name] = q.used[name].Add(j.Alloc.Sub(j.OppAlloc))
+		if j.AM != nil && j.AM.State == sim.TaskRunning {
+			q.am[name] = q.am[name].Add(j.AM.Req)
+		}
+	}
+}
+
+func (q *Queues) ratio(s *sim.Sim, name string) float64 {
+	c := q.capacity[name]
+	if c <= 0 {
+		return 1e18
+	}
+	return float64(q.used[name].MemMB) / (c * float64(s.Capacity().MemMB))
+}
+
+// Less implements base.Order.
+func (q *Queues) Less(s *sim.Sim, a, b *sim.Job) bool {
+	qa, qb := base.QueueOf(a), base.QueueOf(b)
+	if qa != qb {
+		ra, rb := q.ratio(s, qa), q.ratio(s, qb)
+		if ra != rb {
+			return ra < rb
+		}
+		return qa < qb
+	}
+	return a.ID < b.ID
+}
+
+// Allow implements base.Limit: max-capacity and the AM limit. The AM limit
+// always lets a queue run one AM (as YARN does), so a queue cannot starve.
+func (q *Queues) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
+	name := base.QueueOf(t.Job)
+	c := s.Capacity()
+	next := q.used[name].Add(t.Req)
+	mc := q.maxCap[name]
+	if float64(next.MemMB) > mc*float64(c.MemMB)+0.5 || float64(next.VCores) > mc*float64(c.VCores)+0.5 {
+		return false
+	}
+	if t.Kind == sim.KindAM && q.MaxAMPercent >= 0 && !q.am[name].IsZero() {
+		lim := q.MaxAMPercent * q.capacity[name]
+		am := q.am[name].Add(t.Req)
+		if float64(am.MemMB) > lim*float64(c.MemMB) || float64(am.VCores) > lim*float64(c.VCores) {
+			return false
+		}
+	}
+	return true
+}
+
+// Launched keeps the per-queue usage current within a heartbeat.
+func (q *Queues) Launched(s *sim.Sim, t *sim.Task) {
+	name := base.QueueOf(t.Job)
+	q.used[name] = q.used[name].Add(t.Req)
+	if t.Kind == sim.KindAM {
+		q.am[name] = q.am[name].Add(t.Req)
+	}
+}
+
+// NewQueues validates the spec's queues: capacities in [0, 1] summing to 1
+// (or one "default" queue with everything), max-capacity at least capacity.
+func NewQueues(sp base.Spec) (*Queues, error) {
+	q := &Queues{capacity: map[string]float64{}, maxCap: map[string]float64{}, used: map[string]sim.Res{}, am: map[string]sim.Res{}}
+	if len(sp.Queues) == 0 {
+		q.capacity[base.DefaultQueue], q.maxCap[base.DefaultQueue] = 1, 1
+		return q, nil
+	}
+	sum := 0.0
+	for _, qu := range sp.Queues {
+		if qu.Capacity < 0 || qu.Capacity > 1 {
+			return nil, fmt.Errorf("capacity: queue %q capacity %v outside [0, 1]", qu.Name, qu.Capacity)
+		}
+		mc := qu.MaxCapacity
+		if mc == 0 {
+			mc = 1
+		}
+		if mc < qu.Capacity || mc > 1 {
+			return nil, fmt.Errorf("capacity: queue %q max_capacity %v outside [capacity, 1]", qu.Name, mc)
+		}
+		q.capacity[qu.Name], q.maxCap[qu.Name] = qu.Capacity, mc
+		sum += qu.Capacity
+	}
+	if sum < 0.999 || sum > 1.001 {
+		return nil, fmt.Errorf("capacity: queue capacities sum to %.3f, want 1", sum)
+	}
+	return q, nil
+}
+
+// New builds a Capacity policy.
+func New(sp base.Spec) (*sim.Policy, error) {
+	q, err := NewQueues(sp)
+	if err != nil {
+		return nil, err
+	}
+	a := &base.Allocator{Order: q, Limits: []base.Limit{q}, Hooks: []base.Launched{q}, Reserve: true}
+	p := &sim.Policy{Name: "capacity", Allocate: a, Params: &sim.Params{}}
+	p.Params.Add(sim.Param{Name: "max_am_percent", Doc: "share of a queue's capacity its AMs may hold (one AM always allowed); -1 switches it off",
+		Ref: "YARN CapacityScheduler maximum-am-resource-percent (default 0.1)", Min: -1, Max: 1, Default: 0.1, Value: &q.MaxAMPercent})
+	a.Params(p.Params, 40)
+	return p, nil
+}

@@ -1,0 +1,115 @@
+// Package fair is YARN's FairScheduler: queues and, inside a queue, jobs are
+// ranked by their usage against their fair share (FairSharePolicy, memory as
+// the shared resource), the share of a queue's fair share that AMs may hold is
+// capped by maxAMShare, and a request that does not fit reserves the node.
+package fair
+
+import (
+	"fmt"
+
+	"yarngym/env/sim"
+	"yarngym/policies/base"
+)
+
+// Order ranks queues by guaranteed memory per unit of weight, then jobs in a
+// queue by guaranteed memory held, then by submission.
+type Order struct {
+	weight map[string]float64
+	usage  map[string]float64
+}
+
+// NewOrder returns the Fair order for the spec's queues.
+func NewOrder(sp base.Spec) *Order {
+	o := &Order{weight: map[string]float64{}, usage: map[string]float64{}}
+	for _, q := range sp.Queues {
+		w := q.Weight
+		if w <= 0 {
+			w = 1
+		}
+		o.weight[q.Name] = w
+	}
+	return o
+}
+
+func (o *Order) w(q string) float64 {
+	if w, ok := o.weight[q]; ok {
+		return w
+	}
+	return 1
+}
+
+// Prepare implements base.Order.
+func (o *Order) Prepare(s *sim.Sim) {
+	clear(o.usage)
+	for _, j := range s.Active() {
+		o.usage[base.QueueOf(j)] += float64(j.Alloc.MemMB - j.OppAlloc.MemMB)
+	}
+}
+
+// Less implements base.Order.
+func (o *Order) Less(_ *sim.Sim, a, b *sim.Job) bool {
+	qa, qb := base.QueueOf(a), base.QueueOf(b)
+	if qa != qb {
+		ra, rb := o.usage[qa]/o.w(qa), o.usage[qb]/o.w(qb)
+		if ra != rb {
+			return ra < rb
+		}
+		return qa < qb
+	}
+	ua, ub := a.Alloc.MemMB-a.OppAlloc.MemMB, b.Alloc.MemMB-b.OppAlloc.MemMB
+	if ua != ub {
+		return ua < ub
+	}
+	return a.ID < b.ID
+}
+
+// AMShare is FairScheduler's maxAMShare: the AMs running in a queue may hold
+// at most MaxAMShare of the queue's fair share (the cluster split over the
+// queues with running jobs by weight). A negative value switches it off
+// (YARN: -1).
+type AMShare struct {
+	MaxAMShare float64
+	order      *Order
+}
+
+// Allow implements base.Limit.
+func (l *AMShare) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
+	if t.Kind != sim.KindAM || l.MaxAMShare < 0 {
+		return true
+	}
+	q := base.QueueOf(t.Job)
+	var am sim.Res
+	weights := map[string]float64{q: l.order.w(q)}
+	for _, j := range s.Active() {
+		jq := base.QueueOf(j)
+		weights[jq] = l.order.w(jq)
+		if jq == q && j.AM != nil && j.AM.State == sim.TaskRunning {
+			am = am.Add(j.AM.Req)
+		}
+	}
+	total := 0.0
+	for _, w := range weights {
+		total += w
+	}
+	share := l.order.w(q) / total * l.MaxAMShare
+	c := s.Capacity()
+	next := am.Add(t.Req)
+	return float64(next.MemMB) <= share*float64(c.MemMB) && float64(next.VCores) <= share*float64(c.VCores)
+}
+
+// New builds a Fair policy.
+func New(sp base.Spec) (*sim.Policy, error) {
+	for _, q := range sp.Queues {
+		if q.Weight < 0 {
+			return nil, fmt.Errorf("fair: queue %q has negative weight", q.Name)
+		}
+	}
+	o := NewOrder(sp)
+	am := &AMShare{order: o}
+	a := &base.Allocator{Order: o, Limits: []base.Limit{am}, Reserve: true}
+	p := &sim.Policy{Name: "fair", Allocate: a, Params: &sim.Params{}}
+	p.Params.Add(sim.Param{Name: "max_am_share", Doc: "share of a queue's fair share its AMs may hold; -1 switches the limit off",
+		Ref: "YARN FairScheduler maxAMShare (default 0.5)", Min: -1, Max: 1, Default: 0.5, Value: &am.MaxAMShare})
+	a.Params(p.Params, 0)
+	return p, nil
+}
