@@ -9,6 +9,7 @@ const (
 	evBoundary                   // node id: a task there reaches a phase end (valid while epoch matches)
 	evControl                    // policy controller id runs its control cycle
 	evSample                     // timeline sample
+	evAMTick                     // ApplicationMasters' own periodic decisions
 )
 
 // event is ordered by (at, seq): simultaneous events run in scheduling order.

@@ -15,6 +15,8 @@ type Stats struct {
 	WastedMs     Ms
 	Suspended    int64
 	Reservations int64
+	// ReducePreempted counts reducers killed by their AM for maps.
+	ReducePreempted int64
 }
 
 // Stats returns the counters so far.

@@ -133,13 +133,17 @@ type Stage struct {
 	// Released is true once the stage's tasks are requested.
 	Released bool
 	Done     int
-	// Pending counts tasks waiting for a container.
+	// Pending counts tasks waiting for a container; Running those in one.
 	Pending int
-	phases  []Phase
-	queue   []*Task // FIFO of pending tasks; entries no longer pending are skipped
-	head    int
-	byNode  map[int32][]*Task // maps waiting, by node holding a replica of their block
-	byRack  map[int][]*Task
+	Running int
+	// LastStartMs is when a task of the stage last started (0 before any).
+	LastStartMs Ms
+
+	phases []Phase
+	queue  []*Task // FIFO of pending tasks; entries no longer pending are skipped
+	head   int
+	byNode map[int32][]*Task // maps waiting, by node holding a replica of their block
+	byRack map[int][]*Task
 }
 
 // Task is one container's work at run time.

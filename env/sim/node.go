@@ -109,8 +109,12 @@ func (s *Sim) setUsage(t *Task, n *Node) {
 			io *= clampFactor(1 + jit*r.NormFloat64())
 			t.rngSeed = r.state
 		}
-		u.CPU = math.Min(cpu*float64(t.Req.VCores), float64(t.Req.VCores))
-		u.MemMB = math.Min(mem, 1) * float64(t.Req.MemMB)
+		if t.absolute() {
+			u.CPU, u.MemMB = cpu, mem
+		} else {
+			u.CPU = math.Min(cpu*float64(t.Req.VCores), float64(t.Req.VCores))
+			u.MemMB = math.Min(mem, 1) * float64(t.Req.MemMB)
+		}
 		u.IOMBps = io
 		if t.State == TaskSuspended {
 			u.CPU, u.IOMBps = 0, 0
@@ -141,6 +145,8 @@ func (t *Task) jitter() float64 {
 	return t.Stage.Spec.Profile.Jitter
 }
 
+func (t *Task) absolute() bool { return t.Kind != KindAM && t.Stage.Spec.Profile.Absolute }
+
 // recompute sets every container's rate from the node's contention and
 // schedules the node's next phase boundary.
 //
@@ -161,7 +167,7 @@ func (s *Sim) recompute(n *Node) {
 		}
 	}
 	d := n.Demand
-	capCPU := float64(n.Spec.Cap.VCores)
+	capCPU := n.Spec.Cores
 	cpuShare, ioShare, memFactor := 1.0, 1.0, 1.0
 	if d.CPU > capCPU {
 		cpuShare = capCPU / d.CPU
@@ -194,8 +200,14 @@ func (s *Sim) recompute(n *Node) {
 			share := 1.0
 			if ph.CPU > 0 {
 				share = cpuShare
-				if t.shrunk > 0 {
-					if want := ph.CPU * float64(t.Req.VCores); want > float64(t.shrunk) {
+				if t.shrunk > 0 && t.Use.CPU > 0 && t.Use.CPU >= float64(t.shrunk) {
+					// setUsage capped the CPU at the shrunk size: progress
+					// scales with what the phase wanted against what it gets.
+					want := ph.CPU
+					if !t.absolute() {
+						want *= float64(t.Req.VCores)
+					}
+					if want > float64(t.shrunk) {
 						share *= float64(t.shrunk) / want
 					}
 				}

@@ -20,7 +20,7 @@ func (s *Sim) NextTask(j *Job, n *Node, max Locality) *Task {
 	}
 	for i := len(j.Stages) - 1; i >= 0; i-- {
 		st := j.Stages[i]
-		if !st.Released || st.Pending == 0 {
+		if !st.Released || st.Pending == 0 || !s.rampupAllows(j, st) {
 			continue
 		}
 		if st.byNode != nil {
@@ -117,4 +117,48 @@ func (st *Stage) headPending() *Task {
 		return nil
 	}
 	return st.queue[st.head]
+}
+
+// rampupAllows applies the MapReduce AM's reduce ramp-up limit: while the
+// previous stage still has tasks waiting, another reducer may start only if
+// reducers stay within ReduceRampupLimit of the job's running tasks.
+func (s *Sim) rampupAllows(j *Job, st *Stage) bool {
+	if st.Spec.Kind != KindReduce || st.Index == 0 {
+		return true
+	}
+	prev := j.Stages[st.Index-1]
+	if prev.Pending == 0 {
+		return true
+	}
+	r := float64(st.Running + 1)
+	return r <= s.model.ReduceRampupLimit*float64(prev.Running+st.Running+1)
+}
+
+// preemptReducers is the MapReduce AM's reducer preemption: a job whose maps
+// have waited ReducePreemptMs without one starting, while its reducers hold
+// containers, kills its newest running reducer so a map can run.
+func (s *Sim) preemptReducers() {
+	for _, j := range s.active {
+		for i := 1; i < len(j.Stages); i++ {
+			st, prev := j.Stages[i], j.Stages[i-1]
+			if st.Spec.Kind != KindReduce || st.Running == 0 || prev.Pending == 0 {
+				continue
+			}
+			since := max(prev.LastStartMs, j.amReadyMs)
+			if s.now-since < s.model.ReducePreemptMs {
+				continue
+			}
+			var newest *Task
+			for _, t := range st.Tasks {
+				if (t.State == TaskRunning || t.State == TaskSuspended) && (newest == nil || t.StartMs > newest.StartMs) {
+					newest = t
+				}
+			}
+			if newest != nil {
+				_ = s.Kill(newest) // a running reducer can always be killed
+				s.stats.ReducePreempted++
+				prev.LastStartMs = s.now // give the freed container a tick to be used
+			}
+		}
+	}
 }

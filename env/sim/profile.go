@@ -5,8 +5,9 @@ import "fmt"
 // Phase is one sub-phase of a task's life. Its work is Frac of the task's
 // nominal duration (the time it takes alone on a speed-1 node with local data).
 // While in the phase the task uses CPU x its requested vCores, Mem x its
-// requested memory and IOMBps of disk bandwidth, each moved by the profile's
-// seeded fluctuation at every usage sample.
+// requested memory and IOMBps of disk bandwidth (or, in an Absolute profile,
+// CPU cores and Mem MB), each moved by the profile's seeded fluctuation at
+// every usage sample.
 type Phase struct {
 	Name   string
 	Frac   float64
@@ -32,6 +33,9 @@ type Profile struct {
 	Name   string
 	Phases []Phase
 	Jitter float64
+	// Absolute profiles give CPU in cores and Mem in MB instead of shares of
+	// the request (RAS Table 2 profiles usage per TaskTracker, not per slot).
+	Absolute bool
 }
 
 // Validate checks that the phases cover the task's work exactly once.
@@ -44,11 +48,14 @@ func (p *Profile) Validate() error {
 		if ph.Frac < 0 || ph.CPU < 0 || ph.Mem < 0 || ph.IOMBps < 0 {
 			return fmt.Errorf("profile %q phase %q has a negative value", p.Name, ph.Name)
 		}
-		if ph.Mem > 1 {
+		if ph.Mem > 1 && !p.Absolute {
 			return fmt.Errorf("profile %q phase %q uses more memory than requested (%.2f > 1): YARN would kill it", p.Name, ph.Name, ph.Mem)
 		}
 		if ph.Wall {
-			return fmt.Errorf("profile %q phase %q: wall phases belong to a stage's extra phases", p.Name, ph.Name)
+			if ph.WallMs < 0 || ph.Frac != 0 {
+				return fmt.Errorf("profile %q wall phase %q needs a non-negative WallMs and no Frac", p.Name, ph.Name)
+			}
+			continue
 		}
 		sum += ph.Frac
 	}

@@ -63,8 +63,10 @@ func (s *Sim) Launch(t *Task, n *Node, kind ContainerKind) error {
 	if j.StartMs < 0 {
 		j.StartMs = s.now
 	}
-	if t.Stage != nil {
-		t.Stage.Pending--
+	if st := t.Stage; st != nil {
+		st.Pending--
+		st.Running++
+		st.LastStartMs = s.now
 	}
 	s.stats.Launched++
 	s.setUsage(t, n)
@@ -136,6 +138,9 @@ func (s *Sim) removeContainer(t *Task) {
 	}
 	j.Alloc = j.Alloc.Sub(t.Alloc)
 	j.Running--
+	if t.Stage != nil {
+		t.Stage.Running--
+	}
 	s.acct.memUsed -= t.Use.MemMB
 	n.Demand = n.Demand.sub(t.Use)
 	t.Use = Usage{}

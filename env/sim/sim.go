@@ -28,6 +28,17 @@ type Model struct {
 	// GatedCPU is the share of its shuffle CPU level a reducer uses while it
 	// idles waiting for map outputs.
 	GatedCPU float64
+	// ReduceRampupLimit: while a job still has maps waiting for containers,
+	// at most this share of its running tasks may be reducers (MapReduce AM,
+	// yarn.app.mapreduce.am.job.reduce.rampup.limit, 0.5).
+	ReduceRampupLimit float64
+	// ReducePreemptMs: a job whose maps have waited this long without any
+	// map starting, while its reducers hold containers, kills its newest
+	// reducer to make room (MapReduce AM reducer preemption,
+	// mapreduce.job.reducer.unconditional-preempt.delay.sec, 300 s). Checked
+	// every AMTickMs.
+	ReducePreemptMs Ms
+	AMTickMs        Ms
 }
 
 // DefaultModel is the model used where a scenario does not say otherwise.
@@ -40,6 +51,9 @@ var DefaultModel = Model{
 	SwapExponent:      4,
 	Replicas:          3,
 	GatedCPU:          0.1,
+	ReduceRampupLimit: 0.5,
+	ReducePreemptMs:   300 * MsPerS,
+	AMTickMs:          10 * MsPerS,
 }
 
 func (m Model) withDefaults() Model {
@@ -70,6 +84,15 @@ func (m Model) withDefaults() Model {
 	}
 	if m.GatedCPU > 0 {
 		d.GatedCPU = m.GatedCPU
+	}
+	if m.ReduceRampupLimit > 0 {
+		d.ReduceRampupLimit = m.ReduceRampupLimit
+	}
+	if m.ReducePreemptMs > 0 {
+		d.ReducePreemptMs = m.ReducePreemptMs
+	}
+	if m.AMTickMs > 0 {
+		d.AMTickMs = m.AMTickMs
 	}
 	return d
 }
@@ -152,6 +175,9 @@ func New(cfg Config) (*Sim, error) {
 		if ns.Speed <= 0 {
 			ns.Speed = 1
 		}
+		if ns.Cores <= 0 {
+			ns.Cores = float64(ns.Cap.VCores)
+		}
 		if ns.Rack < 0 {
 			return nil, fmt.Errorf("node %d (%s): negative rack", i, ns.Name)
 		}
@@ -197,6 +223,7 @@ func New(cfg Config) (*Sim, error) {
 	if cfg.TimelineMs > 0 {
 		s.schedule(0, evSample, 0, 0)
 	}
+	s.schedule(s.model.AMTickMs, evAMTick, 0, 0)
 	return s, nil
 }
 
@@ -260,12 +287,7 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res) error {
 			return fmt.Errorf("job %q stage %q: slow-start %v outside [0, 1]", spec.Name, ss.Name, ss.SlowStart)
 		}
 		st := &Stage{Index: si, Spec: ss}
-		st.phases = append(append([]Phase(nil), ss.Profile.Phases...), ss.ExtraPhases...)
-		for _, ph := range ss.ExtraPhases {
-			if ph.Wall && ph.WallMs < 0 {
-				return fmt.Errorf("job %q stage %q: negative wall phase %q", spec.Name, ss.Name, ph.Name)
-			}
-		}
+		st.phases = ss.Profile.Phases
 		replicas := ss.BlockReplicas
 		if replicas <= 0 {
 			replicas = s.model.Replicas
@@ -435,6 +457,9 @@ func (s *Sim) dispatch(ev event) {
 	case evSample:
 		s.sample()
 		s.schedule(s.now+s.cfg.TimelineMs, evSample, 0, 0)
+	case evAMTick:
+		s.preemptReducers()
+		s.schedule(s.now+s.model.AMTickMs, evAMTick, 0, 0)
 	}
 }
 

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"yarngym/env/sim"
-	"yarngym/policies/fifo"
 	"yarngym/policies/base"
+	"yarngym/policies/fifo"
 )
 
 func TestToySmoke(t *testing.T) {

@@ -53,9 +53,6 @@ type StageSpec struct {
 	// DurationsMs holds each task's nominal duration: alone on a speed-1 node
 	// with local data. Its length is the stage's task count.
 	DurationsMs []Ms
-	// ExtraPhases are appended to every task's profile phases, e.g. an
-	// interactive executor's idle periods (Wall phases with WallMs).
-	ExtraPhases []Phase
 	// BlockReplicas is the number of HDFS replicas of each map's input block
 	// (0 means the model's default); only maps read blocks.
 	BlockReplicas int
@@ -63,9 +60,12 @@ type StageSpec struct {
 
 // NodeSpec is one node of the cluster.
 type NodeSpec struct {
-	Name     string
-	Rack     int
-	Cap      Res
+	Name string
+	Rack int
+	Cap  Res
+	// Cores is the physical CPU capacity that actual usage contends for; 0
+	// means Cap.VCores (OPERA's nodes offer 2 vCores per physical core).
+	Cores    float64
 	DiskMBps float64
 	NetMBps  float64
 	Speed    float64

@@ -111,8 +111,9 @@ func (a *Allocator) rank(s *sim.Sim) {
 			a.jobs = append(a.jobs, j)
 		}
 	}
+	// Prepare even for one job: orders double as limits' usage snapshots.
+	a.Order.Prepare(s)
 	if len(a.jobs) > 1 {
-		a.Order.Prepare(s)
 		sort.SliceStable(a.jobs, func(x, y int) bool { return a.Order.Less(s, a.jobs[x], a.jobs[y]) })
 	}
 }

@@ -1,0 +1,340 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"yarngym/env/sim"
+	"yarngym/env/workload"
+	"yarngym/policies"
+	"yarngym/policies/base"
+)
+
+// validate checks everything that does not depend on the seed, and runs the
+// generator once so bad options fail at load time, not mid-study.
+func (sc *Scenario) validate() error {
+	f := &sc.File
+	bad := func(key, format string, a ...any) error {
+		return &Error{Source: sc.Source, Key: key, Reason: fmt.Sprintf(format, a...)}
+	}
+	if len(f.Cluster.Nodes) == 0 {
+		return bad("cluster.nodes", "the cluster needs at least one node group")
+	}
+	if f.Cluster.NodesPerRack < 0 {
+		return bad("cluster.nodes_per_rack", "must not be negative")
+	}
+	var maxCap sim.Res
+	for i, g := range f.Cluster.Nodes {
+		k := fmt.Sprintf("cluster.nodes[%d]", i)
+		switch {
+		case g.Count < 1:
+			return bad(k+".count", "must be at least 1, got %d", g.Count)
+		case g.VCores < 1:
+			return bad(k+".vcores", "must be at least 1, got %d", g.VCores)
+		case g.MemMB < 1:
+			return bad(k+".mem_mb", "must be at least 1, got %d", g.MemMB)
+		case g.Cores < 0, g.DiskMBps < 0, g.NetMBps < 0, g.Speed < 0:
+			return bad(k, "cores, disk_mbps, net_mbps and speed must not be negative")
+		}
+		maxCap = maxCap.Max(sim.Res{VCores: g.VCores, MemMB: g.MemMB})
+	}
+	m := f.Model
+	switch {
+	case m.HeartbeatMs < 0:
+		return bad("model.heartbeat_ms", "must not be negative")
+	case m.UsageSampleMs < 0:
+		return bad("model.usage_sample_ms", "must not be negative")
+	case m.RackReadFactor < 0 || m.RackReadFactor > 1:
+		return bad("model.rack_read_factor", "%v outside [0, 1]", m.RackReadFactor)
+	case m.OffRackReadFactor < 0 || m.OffRackReadFactor > 1:
+		return bad("model.off_rack_read_factor", "%v outside [0, 1]", m.OffRackReadFactor)
+	case m.SwapExponent < 0:
+		return bad("model.swap_exponent", "must not be negative")
+	case m.Replicas < 0:
+		return bad("model.replicas", "must not be negative")
+	case m.GatedCPU < 0 || m.GatedCPU > 1:
+		return bad("model.gated_cpu", "%v outside [0, 1]", m.GatedCPU)
+	}
+	if f.Run.MaxS < 0 || f.Run.StallS < 0 || f.Run.TimelineS < 0 {
+		return bad("run", "max_s, stall_s and timeline_s must not be negative")
+	}
+	if f.Policy.Name == "" {
+		return bad("policy.name", "a scenario names its policy")
+	}
+	if _, err := sc.policy(f.Policy.Name); err != nil {
+		return err
+	}
+	for i, q := range f.Policy.Queues {
+		if q.Name == "" {
+			return bad(fmt.Sprintf("policy.queues[%d].name", i), "a queue needs a name")
+		}
+	}
+	if len(f.Workload.Jobs) == 0 && f.Workload.Generator == "" {
+		return bad("workload", "no jobs and no generator")
+	}
+	for i, j := range f.Workload.Jobs {
+		if err := sc.validateJob(i, j, maxCap); err != nil {
+			return err
+		}
+	}
+	cfg, err := sc.Build(f.Seed, "")
+	if err != nil {
+		return err
+	}
+	if len(cfg.Jobs) == 0 {
+		return bad("workload", "the workload has no jobs")
+	}
+	return nil
+}
+
+func (sc *Scenario) validateJob(i int, j Job, maxCap sim.Res) error {
+	k := fmt.Sprintf("workload.jobs[%d]", i)
+	bad := func(key, format string, a ...any) error {
+		return &Error{Source: sc.Source, Key: key, Reason: fmt.Sprintf(format, a...)}
+	}
+	switch {
+	case j.SubmitS < 0:
+		return bad(k+".submit_s", "must not be negative, got %v", j.SubmitS)
+	case j.Count < 0:
+		return bad(k+".count", "must not be negative")
+	case j.IntervalS < 0:
+		return bad(k+".interval_s", "must not be negative")
+	case j.GoalS < 0:
+		return bad(k+".goal_s", "must not be negative")
+	case j.AMVCores < 0 || j.AMMemMB < 0 || (j.AMVCores == 0) != (j.AMMemMB == 0):
+		return bad(k+".am_vcores", "am_vcores and am_mem_mb are both positive (a job with an AM) or both 0 (none)")
+	case !(sim.Res{VCores: j.AMVCores, MemMB: j.AMMemMB}).Fits(maxCap):
+		return bad(k+".am_vcores", "AM request <%d vCores, %d MB> is larger than any node", j.AMVCores, j.AMMemMB)
+	case len(j.Stages) == 0:
+		return bad(k+".stages", "a job needs at least one stage")
+	}
+	for si, st := range j.Stages {
+		sk := fmt.Sprintf("%s.stages[%d]", k, si)
+		if _, ok := sim.ParseTaskKind(st.Kind); !ok {
+			return bad(sk+".kind", "%q is not map, reduce, executor or task", st.Kind)
+		}
+		if st.VCores < 1 || st.MemMB < 1 {
+			return bad(sk+".vcores", "vcores and mem_mb must be at least 1")
+		}
+		if !(sim.Res{VCores: st.VCores, MemMB: st.MemMB}).Fits(maxCap) {
+			return bad(sk+".vcores", "request <%d vCores, %d MB> is larger than any node (largest <%d, %d>)", st.VCores, st.MemMB, maxCap.VCores, maxCap.MemMB)
+		}
+		if len(st.DurationsS) == 0 && st.Tasks < 1 {
+			return bad(sk+".tasks", "must be at least 1 (or give durations_s)")
+		}
+		if len(st.DurationsS) > 0 && st.Tasks != 0 && st.Tasks != len(st.DurationsS) {
+			return bad(sk+".tasks", "%d tasks but %d durations_s", st.Tasks, len(st.DurationsS))
+		}
+		if st.DurationS < 0 || st.DurationSigma < 0 {
+			return bad(sk+".duration_s", "durations must not be negative")
+		}
+		if len(st.DurationsS) == 0 && st.DurationS == 0 {
+			return bad(sk+".duration_s", "must be positive")
+		}
+		for _, d := range st.DurationsS {
+			if d < 0 {
+				return bad(sk+".durations_s", "durations must not be negative, got %v", d)
+			}
+		}
+		if st.SlowStart < 0 || st.SlowStart > 1 {
+			return bad(sk+".slow_start", "%v outside [0, 1]", st.SlowStart)
+		}
+		if st.Profile != "" {
+			if _, ok := sim.Profiles[st.Profile]; !ok {
+				return bad(sk+".profile", "unknown profile %q (known: %s)", st.Profile, profileNames())
+			}
+		}
+	}
+	return nil
+}
+
+func profileNames() string {
+	var n []string
+	for k := range sim.Profiles {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return strings.Join(n, ", ")
+}
+
+// policy builds the named policy with the file's queues, applying the file's
+// parameters (when it is the file's own policy) and the --set overrides.
+func (sc *Scenario) policy(name string) (*sim.Policy, error) {
+	f := &sc.File
+	spec := base.Spec{}
+	for _, q := range f.Policy.Queues {
+		spec.Queues = append(spec.Queues, base.Queue{Name: q.Name, Weight: q.Weight, Capacity: q.Capacity, MaxCapacity: q.MaxCapacity})
+	}
+	p, err := policies.New(name, spec)
+	if err != nil {
+		return nil, &Error{Source: sc.Source, Key: "policy", Reason: err.Error()}
+	}
+	names := make([]string, 0, len(f.Policy.Params))
+	for k := range f.Policy.Params {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if p.Params.Get(k) == nil && name != f.Policy.Name {
+			continue // the file's parameters belong to its own policy
+		}
+		if err := p.Params.Set(k, f.Policy.Params[k]); err != nil {
+			return nil, &Error{Source: sc.Source, Key: "policy.params." + k, Reason: err.Error() + paramHint(p)}
+		}
+	}
+	names = names[:0]
+	for k := range sc.ParamSets {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if err := p.Params.Set(k, sc.ParamSets[k]); err != nil {
+			return nil, &Error{Source: "--set " + k, Key: k, Reason: err.Error() + paramHint(p)}
+		}
+	}
+	return p, nil
+}
+
+func paramHint(p *sim.Policy) string {
+	var n []string
+	for _, q := range p.Params.List() {
+		n = append(n, q.Name)
+	}
+	return fmt.Sprintf(" (policy %s has: %s)", p.Name, strings.Join(n, ", "))
+}
+
+// Build makes a run configuration for seed with a fresh policy instance;
+// policyName overrides the file's policy when not empty.
+func (sc *Scenario) Build(seed uint64, policyName string) (sim.Config, error) {
+	f := &sc.File
+	if policyName == "" {
+		policyName = f.Policy.Name
+	}
+	pol, err := sc.policy(policyName)
+	if err != nil {
+		return sim.Config{}, err
+	}
+	cfg := sim.Config{Policy: pol, Seed: seed,
+		Model: sim.Model{HeartbeatMs: f.Model.HeartbeatMs, UsageSampleMs: f.Model.UsageSampleMs, AMStartupMs: f.Model.AMStartupMs,
+			RackReadFactor: f.Model.RackReadFactor, OffRackReadFactor: f.Model.OffRackReadFactor, SwapExponent: f.Model.SwapExponent,
+			Replicas: f.Model.Replicas, GatedCPU: f.Model.GatedCPU},
+		MaxMs: sim.Ms(f.Run.MaxS * 1000), StallMs: sim.Ms(f.Run.StallS * 1000), TimelineMs: sim.Ms(f.Run.TimelineS * 1000)}
+	perRack := f.Cluster.NodesPerRack
+	if perRack == 0 {
+		perRack = 20
+	}
+	for _, g := range f.Cluster.Nodes {
+		for i := 0; i < g.Count; i++ {
+			id := len(cfg.Nodes)
+			name := g.Name
+			if name == "" {
+				name = "node"
+			}
+			cfg.Nodes = append(cfg.Nodes, sim.NodeSpec{Name: fmt.Sprintf("%s-%d", name, id), Rack: id / perRack,
+				Cap: sim.Res{VCores: g.VCores, MemMB: g.MemMB}, Cores: g.Cores, DiskMBps: g.DiskMBps, NetMBps: g.NetMBps, Speed: g.Speed})
+		}
+	}
+	rng := sim.NewRand(sim.DeriveSeed(seed, sim.HashString("workload")))
+	for _, j := range f.Workload.Jobs {
+		cfg.Jobs = append(cfg.Jobs, explicitJobs(j, rng)...)
+	}
+	if f.Workload.Generator != "" {
+		g, _ := workload.Lookup(f.Workload.Generator)
+		sc.resolvePaths()
+		jobs, err := g.Generate(sc.Options, rng)
+		if err != nil {
+			return sim.Config{}, &Error{Source: sc.Source, Key: "workload.options", Reason: err.Error()}
+		}
+		cfg.Jobs = append(cfg.Jobs, jobs...)
+	}
+	return cfg, nil
+}
+
+// explicitJobs expands a [[workload.jobs]] entry.
+func explicitJobs(j Job, rng *sim.Rand) []sim.JobSpec {
+	count := max(j.Count, 1)
+	var out []sim.JobSpec
+	for c := 0; c < count; c++ {
+		name := j.Name
+		if count > 1 {
+			name = fmt.Sprintf("%s-%d", j.Name, c+1)
+		}
+		spec := sim.JobSpec{Name: name, App: j.App, Framework: j.Framework, Queue: j.Queue,
+			SubmitMs: sim.Ms(math.Round((j.SubmitS + float64(c)*j.IntervalS) * 1000)),
+			AM: sim.Res{VCores: j.AMVCores, MemMB: j.AMMemMB}, GoalMs: sim.Ms(j.GoalS * 1000)}
+		for _, st := range j.Stages {
+			kind, _ := sim.ParseTaskKind(st.Kind)
+			prof := sim.Profiles[st.Profile]
+			if prof == nil {
+				prof = defaultProfile(kind)
+			}
+			var d []sim.Ms
+			if len(st.DurationsS) > 0 {
+				for _, x := range st.DurationsS {
+					d = append(d, sim.Ms(math.Round(x*1000)))
+				}
+			} else {
+				for i := 0; i < st.Tasks; i++ {
+					x := st.DurationS
+					if st.DurationSigma > 0 {
+						x *= math.Exp(st.DurationSigma * rng.NormFloat64())
+					}
+					d = append(d, sim.Ms(math.Round(x*1000)))
+				}
+			}
+			spec.Stages = append(spec.Stages, sim.StageSpec{Name: st.Name, Kind: kind, Req: sim.Res{VCores: st.VCores, MemMB: st.MemMB},
+				Profile: prof, SlowStart: st.SlowStart, DurationsMs: d, BlockReplicas: st.Replicas})
+		}
+		out = append(out, spec)
+	}
+	return out
+}
+
+func defaultProfile(k sim.TaskKind) *sim.Profile {
+	switch k {
+	case sim.KindReduce:
+		return sim.ReduceProfile
+	case sim.KindExecutor:
+		return sim.ExecutorProfile
+	default:
+		return sim.MapProfile
+	}
+}
+
+// resolvePaths expands "${traces}" in a generator's Path option to the
+// shared traces folder and makes relative paths relative to the file.
+func (sc *Scenario) resolvePaths() {
+	p, ok := sc.Options.(interface{ PathPtr() *string })
+	if !ok {
+		return
+	}
+	path := p.PathPtr()
+	if strings.HasPrefix(*path, "${traces}") {
+		*path = filepath.Join(TracesDir(), strings.TrimPrefix(*path, "${traces}"))
+	} else if *path != "" && !filepath.IsAbs(*path) {
+		*path = filepath.Join(sc.Dir, *path)
+	}
+}
+
+// TracesDir is where the shared traces are: $YARNGYM_TRACES, else the first
+// shared/traces found beside the working directory or one of its parents.
+func TracesDir() string {
+	if d := os.Getenv("YARNGYM_TRACES"); d != "" {
+		return d
+	}
+	wd, _ := os.Getwd()
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		for _, c := range []string{filepath.Join(dir, "shared", "traces"), filepath.Join(dir, "..", "shared", "traces")} {
+			if st, err := os.Stat(c); err == nil && st.IsDir() {
+				return c
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			return filepath.Join(wd, "..", "shared", "traces")
+		}
+	}
+}

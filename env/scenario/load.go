@@ -1,0 +1,221 @@
+package scenario
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"yarngym/env/workload"
+)
+
+//go:embed builtin/*.toml
+var builtinFS embed.FS
+
+// Scenario is a loaded, validated scenario: Build turns it into runs.
+type Scenario struct {
+	File File
+	// Source is the file's path, or "builtin:NAME".
+	Source string
+	// Dir is the directory relative paths in the file are resolved against.
+	Dir string
+	// Options is the workload generator's decoded options (nil without one).
+	Options any
+	// ParamSets are policy parameter overrides (from --set NAME=VALUE),
+	// applied on Build after the file's [policy.params].
+	ParamSets map[string]float64
+}
+
+// Error is a scenario error: which file, which key, why.
+type Error struct {
+	Source string
+	Key    string
+	Reason string
+}
+
+func (e *Error) Error() string {
+	if e.Key == "" {
+		return fmt.Sprintf("%s: %s", e.Source, e.Reason)
+	}
+	return fmt.Sprintf("%s: %s: %s", e.Source, e.Key, e.Reason)
+}
+
+// Builtins returns the names of the built-in scenarios, sorted.
+func Builtins() []string {
+	ents, _ := builtinFS.ReadDir("builtin")
+	var out []string
+	for _, e := range ents {
+		out = append(out, strings.TrimSuffix(e.Name(), ".toml"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Load reads a built-in scenario by name, or a TOML file by path, and applies
+// overrides: "KEY=VALUE" where KEY is a policy parameter name (e.g. rho) or a
+// dotted path into the file (e.g. workload.options.jobs, cluster.nodes.0.vcores).
+func Load(nameOrPath string, sets []string) (*Scenario, error) {
+	data, src, dir, err := read(nameOrPath)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(data, src, dir, sets)
+}
+
+func read(nameOrPath string) (data []byte, src, dir string, err error) {
+	if !strings.ContainsAny(nameOrPath, "/\\") && !strings.HasSuffix(nameOrPath, ".toml") {
+		data, err = builtinFS.ReadFile("builtin/" + nameOrPath + ".toml")
+		if err != nil {
+			return nil, "", "", &Error{Source: nameOrPath, Reason: fmt.Sprintf("no built-in scenario of that name (built-ins: %s) and not a .toml path", strings.Join(Builtins(), ", "))}
+		}
+		wd, _ := os.Getwd()
+		return data, "builtin:" + nameOrPath, wd, nil
+	}
+	data, err = os.ReadFile(nameOrPath)
+	if err != nil {
+		return nil, "", "", &Error{Source: nameOrPath, Reason: err.Error()}
+	}
+	return data, nameOrPath, filepath.Dir(nameOrPath), nil
+}
+
+// Parse decodes and validates scenario text. src names it in errors.
+func Parse(data []byte, src, dir string, sets []string) (*Scenario, error) {
+	sc := &Scenario{Source: src, Dir: dir, ParamSets: map[string]float64{}}
+	if err := sc.decode(data, src); err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, kv := range sets {
+		k, v, ok := strings.Cut(kv, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return nil, &Error{Source: "--set " + kv, Reason: "want KEY=VALUE"}
+		}
+		if !strings.Contains(k, ".") {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				return nil, &Error{Source: "--set " + kv, Key: k, Reason: "a policy parameter takes a number"}
+			}
+			sc.ParamSets[k] = f
+			continue
+		}
+		paths = append(paths, kv)
+	}
+	if len(paths) > 0 {
+		patched, err := applySets(data, src, paths)
+		if err != nil {
+			return nil, err
+		}
+		if err := sc.decode(patched, src+" with --set "+strings.Join(paths, " ")); err != nil {
+			return nil, err
+		}
+	}
+	if err := sc.validate(); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// decode decodes strictly: unknown keys and wrong types are errors.
+func (sc *Scenario) decode(data []byte, src string) error {
+	var f File
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&f)
+	if err != nil {
+		return &Error{Source: src, Reason: tomlReason(err)}
+	}
+	sc.File = f
+	sc.Options = nil
+	if f.Workload.Generator != "" {
+		g, ok := workload.Lookup(f.Workload.Generator)
+		if !ok {
+			return &Error{Source: src, Key: "workload.generator", Reason: fmt.Sprintf("unknown generator %q (known: %s)", f.Workload.Generator, strings.Join(workload.Names(), ", "))}
+		}
+		sc.Options = g.Options()
+		if md.IsDefined("workload", "options") {
+			if err := md.PrimitiveDecode(f.Workload.Options, sc.Options); err != nil {
+				return &Error{Source: src, Key: "workload.options", Reason: tomlReason(err)}
+			}
+		}
+	} else if md.IsDefined("workload", "options") {
+		return &Error{Source: src, Key: "workload.options", Reason: "options given without a generator"}
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		return &Error{Source: src, Key: keys[0], Reason: fmt.Sprintf("unknown key (unknown: %s)", strings.Join(keys, ", "))}
+	}
+	return nil
+}
+
+func tomlReason(err error) string {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		return strings.TrimSpace(pe.ErrorWithPosition())
+	}
+	return err.Error()
+}
+
+// applySets patches dotted paths into the document. Numeric path parts
+// index arrays of tables (cluster.nodes.0.vcores).
+func applySets(data []byte, src string, sets []string) ([]byte, error) {
+	var doc map[string]any
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		return nil, &Error{Source: src, Reason: tomlReason(err)}
+	}
+	for _, kv := range sets {
+		k, v, _ := strings.Cut(kv, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		var holder map[string]any
+		if _, err := toml.Decode("v = "+v, &holder); err != nil {
+			holder = map[string]any{"v": v} // a bare word is a string
+		}
+		if err := setPath(doc, strings.Split(k, "."), holder["v"]); err != nil {
+			return nil, &Error{Source: "--set " + kv, Key: k, Reason: err.Error()}
+		}
+	}
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(doc); err != nil {
+		return nil, &Error{Source: "--set", Reason: err.Error()}
+	}
+	return buf.Bytes(), nil
+}
+
+func setPath(node any, path []string, v any) error {
+	for i, p := range path {
+		last := i == len(path)-1
+		switch cur := node.(type) {
+		case map[string]any:
+			if last {
+				cur[p] = v
+				return nil
+			}
+			next, ok := cur[p]
+			if !ok {
+				next = map[string]any{}
+				cur[p] = next
+			}
+			node = next
+		case []map[string]any:
+			idx, err := strconv.Atoi(p)
+			if err != nil || idx < 0 || idx >= len(cur) {
+				return fmt.Errorf("%q is not an index of a %d-element array", p, len(cur))
+			}
+			if last {
+				return errors.New("cannot replace a whole table")
+			}
+			node = cur[idx]
+		default:
+			return fmt.Errorf("%q is not a table", strings.Join(path[:i], "."))
+		}
+	}
+	return nil
+}

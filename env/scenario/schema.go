@@ -1,0 +1,108 @@
+package scenario
+
+import "github.com/BurntSushi/toml"
+
+// File is a scenario file as written.
+type File struct {
+	Name        string   `toml:"name"`
+	Description string   `toml:"description"`
+	Paper       string   `toml:"paper"`
+	Seed        uint64   `toml:"seed"`
+	Cluster     Cluster  `toml:"cluster"`
+	Model       Model    `toml:"model"`
+	Policy      Policy   `toml:"policy"`
+	Workload    Workload `toml:"workload"`
+	Run         Run      `toml:"run"`
+}
+
+// Cluster is a list of node groups.
+type Cluster struct {
+	// NodesPerRack assigns racks in node order; 0 means 20.
+	NodesPerRack int         `toml:"nodes_per_rack"`
+	Nodes        []NodeGroup `toml:"nodes"`
+}
+
+// NodeGroup is Count identical nodes.
+type NodeGroup struct {
+	Name     string  `toml:"name"`
+	Count    int     `toml:"count"`
+	VCores   int64   `toml:"vcores"`
+	MemMB    int64   `toml:"mem_mb"`
+	Cores    float64 `toml:"cores"`
+	DiskMBps float64 `toml:"disk_mbps"`
+	NetMBps  float64 `toml:"net_mbps"`
+	Speed    float64 `toml:"speed"`
+}
+
+// Model overrides the cluster model's constants (sim.DefaultModel).
+type Model struct {
+	HeartbeatMs       int64   `toml:"heartbeat_ms"`
+	UsageSampleMs     int64   `toml:"usage_sample_ms"`
+	AMStartupMs       int64   `toml:"am_startup_ms"`
+	RackReadFactor    float64 `toml:"rack_read_factor"`
+	OffRackReadFactor float64 `toml:"off_rack_read_factor"`
+	SwapExponent      float64 `toml:"swap_exponent"`
+	Replicas          int     `toml:"replicas"`
+	GatedCPU          float64 `toml:"gated_cpu"`
+}
+
+// Policy names a registered policy, sets its parameters and its queues.
+type Policy struct {
+	Name   string             `toml:"name"`
+	Params map[string]float64 `toml:"params"`
+	Queues []Queue            `toml:"queues"`
+}
+
+// Queue is a scheduler queue.
+type Queue struct {
+	Name        string  `toml:"name"`
+	Weight      float64 `toml:"weight"`
+	Capacity    float64 `toml:"capacity"`
+	MaxCapacity float64 `toml:"max_capacity"`
+}
+
+// Workload is explicit jobs and/or a generator with options.
+type Workload struct {
+	Generator string         `toml:"generator"`
+	Options   toml.Primitive `toml:"options"`
+	Jobs      []Job          `toml:"jobs"`
+}
+
+// Job is one job (or Count copies, Interval apart).
+type Job struct {
+	Name      string  `toml:"name"`
+	App       string  `toml:"app"`
+	Framework string  `toml:"framework"`
+	Queue     string  `toml:"queue"`
+	SubmitS   float64 `toml:"submit_s"`
+	Count     int     `toml:"count"`
+	IntervalS float64 `toml:"interval_s"`
+	AMVCores  int64   `toml:"am_vcores"`
+	AMMemMB   int64   `toml:"am_mem_mb"`
+	GoalS     float64 `toml:"goal_s"`
+	Stages    []Stage `toml:"stages"`
+}
+
+// Stage is a group of tasks of one job.
+type Stage struct {
+	Name string `toml:"name"`
+	Kind string `toml:"kind"`
+	// Tasks with DurationS (and DurationSigma for log-normal spread), or an
+	// explicit DurationsS list.
+	Tasks         int       `toml:"tasks"`
+	DurationS     float64   `toml:"duration_s"`
+	DurationSigma float64   `toml:"duration_sigma"`
+	DurationsS    []float64 `toml:"durations_s"`
+	VCores        int64     `toml:"vcores"`
+	MemMB         int64     `toml:"mem_mb"`
+	Profile       string    `toml:"profile"`
+	SlowStart     float64   `toml:"slow_start"`
+	Replicas      int       `toml:"replicas"`
+}
+
+// Run holds run settings.
+type Run struct {
+	MaxS      float64 `toml:"max_s"`
+	StallS    float64 `toml:"stall_s"`
+	TimelineS float64 `toml:"timeline_s"`
+}

@@ -1,0 +1,265 @@
+package workload
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"yarngym/env/sim"
+)
+
+// AlibabaOptions configures the loader of the Alibaba cluster-trace-v2017
+// batch jobs as CloudSimPy prepares them
+// (../shared/traces/alibaba2017/jobs.csv): one row per task, with its job,
+// submission time (s), instance count, mean instance duration (s), CPU
+// (cores) and memory (a fraction of a machine).
+//
+// Each job becomes a "batch" job with one stage per task, in the order its
+// rows appear. The csv carries no dependencies between a job's tasks, so the
+// loader assumes they run one after another: stage i+1 is requested once
+// every instance of stage i has finished (slow-start 1). This sequential
+// chain is an assumption, not the trace's DAG; a job is submitted at the
+// earliest submission time of its rows, and later rows' own submission times
+// are not used.
+type AlibabaOptions struct {
+	// Path is the csv file; required.
+	Path string `toml:"path"`
+	// MachineMemMB turns the normalised memory column into MB: assumed
+	// 64 GiB, the order of the 2017 trace's machines (their real size is
+	// not published; the trace only gives fractions).
+	MachineMemMB int64 `toml:"machine_mem_mb"`
+	// MaxJobs keeps only the first max_jobs jobs by submission time (0: all).
+	MaxJobs int `toml:"max_jobs"`
+	// TimeScale multiplies submission times; 0 submits every job at time 0.
+	TimeScale float64 `toml:"time_scale"`
+	// Sigma is the log-space spread of instance durations around the
+	// task's mean duration (used as the median).
+	Sigma float64 `toml:"sigma"`
+	// AMVCores and AMMemMB are a per-job master's request; both 0 (the
+	// default) means the jobs have no AM.
+	AMVCores int64 `toml:"am_vcores"`
+	AMMemMB  int64 `toml:"am_mem_mb"`
+}
+
+// AlibabaDefaults returns the Alibaba loader's default options (Path is
+// empty).
+func AlibabaDefaults() *AlibabaOptions {
+	return &AlibabaOptions{MachineMemMB: 65536, TimeScale: 1, Sigma: 0.1}
+}
+
+func (o *AlibabaOptions) validate() error {
+	if o.MachineMemMB <= 0 || o.MachineMemMB > 1<<40 {
+		return fmt.Errorf("machine_mem_mb: must be in [1, 2^40], got %d", o.MachineMemMB)
+	}
+	return checkTraceCommon(o.Sigma, o.TimeScale, o.MaxJobs, o.AMVCores, o.AMMemMB)
+}
+
+// alibabaColumns are the columns the loader reads; "disk" is checked when
+// present but not used, other columns (the leading row index) are ignored.
+var alibabaColumns = []string{"submit_time", "duration", "cpu", "memory", "job_id", "task_id", "instances_num"}
+
+type alibabaTask struct {
+	id        string
+	instances int
+	durS      float64
+	req       sim.Res
+}
+
+type alibabaJob struct {
+	id      string
+	submitS float64
+	tasks   []alibabaTask
+}
+
+// LoadAlibaba reads a CloudSimPy-style Alibaba 2017 jobs csv from r (name is
+// used in error messages) and builds its jobs with options o (nil: the
+// defaults; o.Path is not used). The header names the columns (see
+// alibabaColumns); numbers must be finite and non-negative, instances_num an
+// integer of at least 1 and memory at most 1 (a whole machine). Jobs are
+// returned by submission time, ties in the order they first appear.
+func LoadAlibaba(r io.Reader, name string, o *AlibabaOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
+	if o == nil {
+		o = AlibabaDefaults()
+	}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	if rng == nil {
+		return nil, errors.New("alibaba: nil random generator")
+	}
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	wrap := func(err error) error {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return fmt.Errorf("%s:%d: character %d: %v", name, pe.Line, pe.Column, pe.Err)
+		}
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: empty file (want a header: ,submit_time,duration,cpu,memory,job_id,task_id,instances_num,disk)", name)
+	}
+	if err != nil {
+		return nil, wrap(err)
+	}
+	ncol := len(header)
+	col := map[string]int{}
+	for i, h := range header {
+		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
+		if h == "" {
+			continue
+		}
+		if j, ok := col[h]; ok {
+			return nil, fmt.Errorf("%s:1: column %d: header %q repeats column %d", name, i+1, h, j+1)
+		}
+		col[h] = i
+	}
+	for _, c := range alibabaColumns {
+		if _, ok := col[c]; !ok {
+			return nil, fmt.Errorf("%s:1: header has no %q column (want ,submit_time,duration,cpu,memory,job_id,task_id,instances_num,disk)", name, c)
+		}
+	}
+	_, hasDisk := col["disk"]
+
+	var jobs []*alibabaJob
+	byID := map[string]*alibabaJob{}
+	taskLine := map[[2]string]int{}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, wrap(err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) != ncol {
+			return nil, fmt.Errorf("%s:%d: %d columns, want %d as in the header", name, line, len(rec), ncol)
+		}
+		where := func(key string) string {
+			return fmt.Sprintf("%s:%d: column %d (%s)", name, line, col[key]+1, key)
+		}
+		num := func(key string) (float64, error) {
+			s := strings.TrimSpace(rec[col[key]])
+			v, err := strconv.ParseFloat(s, 64)
+			switch {
+			case err != nil && !errors.Is(err, strconv.ErrRange):
+				return 0, fmt.Errorf("%s: %q is not a number", where(key), s)
+			case err != nil || math.IsInf(v, 0) || math.IsNaN(v):
+				return 0, fmt.Errorf("%s: %q is not a finite number", where(key), s)
+			case v < 0:
+				return 0, fmt.Errorf("%s: %v is negative", where(key), v)
+			}
+			return v, nil
+		}
+		ident := func(key string) (string, error) {
+			s := strings.TrimSpace(rec[col[key]])
+			if s == "" {
+				return "", fmt.Errorf("%s: empty", where(key))
+			}
+			return s, nil
+		}
+		jobID, err := ident("job_id")
+		if err != nil {
+			return nil, err
+		}
+		taskID, err := ident("task_id")
+		if err != nil {
+			return nil, err
+		}
+		if prev, ok := taskLine[[2]string{jobID, taskID}]; ok {
+			return nil, fmt.Errorf("%s: job %s task %s already appears on line %d", where("task_id"), jobID, taskID, prev)
+		}
+		taskLine[[2]string{jobID, taskID}] = line
+		var v [4]float64
+		for i, key := range []string{"submit_time", "duration", "cpu", "memory"} {
+			if v[i], err = num(key); err != nil {
+				return nil, err
+			}
+		}
+		submitS, durS, cpu, mem := v[0], v[1], v[2], v[3]
+		if _, err := traceSubmitMs(submitS, o.TimeScale); err != nil {
+			return nil, fmt.Errorf("%s: %v", where("submit_time"), err)
+		}
+		if durS > traceMaxSec {
+			return nil, fmt.Errorf("%s: %v s is over the limit of %g s", where("duration"), durS, float64(traceMaxSec))
+		}
+		if cpu > 1e6 {
+			return nil, fmt.Errorf("%s: %v cores is over the limit of 1e6", where("cpu"), cpu)
+		}
+		if mem > 1 {
+			return nil, fmt.Errorf("%s: %v is over 1 (memory is a fraction of a machine)", where("memory"), mem)
+		}
+		if hasDisk {
+			if _, err := num("disk"); err != nil {
+				return nil, err
+			}
+		}
+		s := strings.TrimSpace(rec[col["instances_num"]])
+		n, err := strconv.ParseInt(s, 10, 64)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("%s: %q is not an integer", where("instances_num"), s)
+		case n < 1:
+			return nil, fmt.Errorf("%s: %d, want at least 1", where("instances_num"), n)
+		case n > int64(traceMaxStageTasks):
+			return nil, fmt.Errorf("%s: %d is over the limit of %d instances", where("instances_num"), n, traceMaxStageTasks)
+		}
+		t := alibabaTask{id: taskID, instances: int(n), durS: durS, req: sim.Res{
+			VCores: max(1, int64(math.Ceil(cpu))),
+			MemMB:  max(1, int64(math.Round(mem*float64(o.MachineMemMB))))}}
+		j := byID[jobID]
+		if j == nil {
+			j = &alibabaJob{id: jobID, submitS: submitS}
+			byID[jobID] = j
+			jobs = append(jobs, j)
+		}
+		j.submitS = min(j.submitS, submitS)
+		j.tasks = append(j.tasks, t)
+	}
+	if len(jobs) == 0 {
+		return nil, fmt.Errorf("%s: no jobs (only a header)", name)
+	}
+	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].submitS < jobs[b].submitS })
+	if o.MaxJobs > 0 && len(jobs) > o.MaxJobs {
+		jobs = jobs[:o.MaxJobs]
+	}
+	am := sim.Res{VCores: o.AMVCores, MemMB: o.AMMemMB}
+	out := make([]sim.JobSpec, 0, len(jobs))
+	for _, j := range jobs {
+		at, _ := traceSubmitMs(j.submitS, o.TimeScale) // checked while parsing
+		spec := sim.JobSpec{Name: "alibaba-" + j.id, App: "alibaba", Framework: "batch", SubmitMs: at, AM: am}
+		for i, t := range j.tasks {
+			st := sim.StageSpec{Name: "task-" + t.id, Kind: sim.KindGeneric, Req: t.req, Profile: sim.MapProfile,
+				DurationsMs: durations(rng, t.instances, t.durS, o.Sigma)}
+			if i > 0 {
+				st.SlowStart = 1 // assumed: the previous task must finish first
+			}
+			spec.Stages = append(spec.Stages, st)
+		}
+		out = append(out, spec)
+	}
+	return out, nil
+}
+
+func init() {
+	register("alibaba", "Alibaba 2017 batch trace (CloudSimPy jobs.csv, ../shared/traces/alibaba2017/): path required; one stage per task, chained one after another (assumed)",
+		AlibabaDefaults, func(o *AlibabaOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
+			if err := o.validate(); err != nil {
+				return nil, err
+			}
+			f, err := openTrace(o.Path)
+			if err != nil {
+				return nil, err
+			}
+			defer f.Close()
+			return LoadAlibaba(f, o.Path, o, rng)
+		})
+}

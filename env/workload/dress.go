@@ -1,0 +1,140 @@
+package workload
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"yarngym/env/sim"
+)
+
+// DRESSOptions configures the HiBench-like job mixes of DRESS (Mao et al.).
+//
+// Reference: DRESS Sec. V-A2: 20 Spark-on-YARN jobs (Figs. 6-7) or 20
+// MapReduce jobs (Figs. 8-9) picked from HiBench (MapReduce: WordCount, Sort,
+// TeraSort, K-means, Logistic Regression, Bayes, Scan, Join, PageRank,
+// NWeight; Spark: K-means, Logistic Regression, Bayes, PageRank, NWeight),
+// "submitted to the system one by one with a 5 seconds interval"; small jobs
+// use "less than 10 containers" (the Spark run's small jobs are IDs 4, 5, 7,
+// 9, 10, 12; the MapReduce run's 4, 5, 6, 8, 10, 11); mixed runs have 10% to
+// 40% small jobs (Figs. 10-13).
+//
+// Assumed (the paper gives no sizes): containers of <1 vCore, 4 GB>; small
+// jobs want 2-9 containers, large ones 15-60; Spark executors run a
+// log-normal time around 200 s, MapReduce maps around 40 s.
+type DRESSOptions struct {
+	Framework       string  `toml:"framework"`
+	Jobs            int     `toml:"jobs"`
+	SmallIDs        []int   `toml:"small_ids"`
+	SmallFraction   float64 `toml:"small_fraction"`
+	SubmitIntervalS float64 `toml:"submit_interval_s"`
+	SmallMin        int     `toml:"small_min"`
+	SmallMax        int     `toml:"small_max"`
+	LargeMin        int     `toml:"large_min"`
+	LargeMax        int     `toml:"large_max"`
+	VCores          int64   `toml:"vcores"`
+	MemMB           int64   `toml:"mem_mb"`
+	ExecutorS       float64 `toml:"executor_s"`
+	MapS            float64 `toml:"map_s"`
+	ReduceS         float64 `toml:"reduce_s"`
+	Sigma           float64 `toml:"sigma"`
+}
+
+func dressDefaults() *DRESSOptions {
+	return &DRESSOptions{Framework: "spark", Jobs: 20, SubmitIntervalS: 5, SmallMin: 2, SmallMax: 9, LargeMin: 15, LargeMax: 60,
+		VCores: 1, MemMB: 4096, ExecutorS: 200, MapS: 40, ReduceS: 60, Sigma: 0.3}
+}
+
+var (
+	dressSparkApps = []string{"kmeans", "logistic-regression", "bayes", "pagerank", "nweight"}
+	dressMRApps    = []string{"wordcount", "sort", "terasort", "kmeans", "logistic-regression", "bayes", "scan", "join", "pagerank", "nweight"}
+	// The paper's own runs: which job IDs (1-based) are small.
+	dressSmallSpark = []int{4, 5, 7, 9, 10, 12}
+	dressSmallMR    = []int{4, 5, 6, 8, 10, 11}
+)
+
+func generateDRESS(o *DRESSOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
+	if o.Framework != "spark" && o.Framework != "mapreduce" {
+		return nil, fmt.Errorf("framework: %q is not spark or mapreduce", o.Framework)
+	}
+	if o.Jobs < 1 {
+		return nil, fmt.Errorf("jobs: must be at least 1, got %d", o.Jobs)
+	}
+	if o.SmallMin < 1 || o.SmallMax < o.SmallMin || o.LargeMin < 1 || o.LargeMax < o.LargeMin {
+		return nil, fmt.Errorf("small_min, small_max, large_min, large_max: need 1 <= min <= max")
+	}
+	if o.SmallFraction < 0 || o.SmallFraction > 1 {
+		return nil, fmt.Errorf("small_fraction: %v outside [0, 1]", o.SmallFraction)
+	}
+	for _, c := range []struct {
+		key string
+		v   float64
+	}{{"vcores", float64(o.VCores)}, {"mem_mb", float64(o.MemMB)}, {"executor_s", o.ExecutorS}, {"map_s", o.MapS}, {"reduce_s", o.ReduceS}} {
+		if err := checkPositive(c.key, c.v); err != nil {
+			return nil, err
+		}
+	}
+	small := map[int]bool{}
+	switch {
+	case len(o.SmallIDs) > 0:
+		for _, id := range o.SmallIDs {
+			if id < 1 || id > o.Jobs {
+				return nil, fmt.Errorf("small_ids: %d outside 1..%d", id, o.Jobs)
+			}
+			small[id] = true
+		}
+	case o.SmallFraction > 0:
+		k := int(math.Round(o.SmallFraction * float64(o.Jobs)))
+		perm := make([]int, o.Jobs)
+		for i := range perm {
+			perm[i] = i + 1
+		}
+		for i := len(perm) - 1; i > 0; i-- {
+			j := rng.IntN(i + 1)
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+		picked := perm[:k]
+		sort.Ints(picked)
+		for _, id := range picked {
+			small[id] = true
+		}
+	default:
+		ids := dressSmallSpark
+		if o.Framework == "mapreduce" {
+			ids = dressSmallMR
+		}
+		for _, id := range ids {
+			if id <= o.Jobs {
+				small[id] = true
+			}
+		}
+	}
+	req := sim.Res{VCores: o.VCores, MemMB: o.MemMB}
+	am := sim.Res{VCores: 1, MemMB: 1024}
+	var jobs []sim.JobSpec
+	for id := 1; id <= o.Jobs; id++ {
+		n := o.LargeMin + rng.IntN(o.LargeMax-o.LargeMin+1)
+		size := "large"
+		if small[id] {
+			n = o.SmallMin + rng.IntN(o.SmallMax-o.SmallMin+1)
+			size = "small"
+		}
+		at := sim.Ms(float64(id-1) * o.SubmitIntervalS * 1000)
+		name := fmt.Sprintf("job%d-%s", id, size)
+		if o.Framework == "spark" {
+			app := dressSparkApps[rng.IntN(len(dressSparkApps))]
+			dur := o.ExecutorS * math.Exp(o.Sigma*rng.NormFloat64())
+			jobs = append(jobs, sparkJob(rng, name, app, "", at, am, n, req, dur, 0.05, sim.ExecutorProfile))
+		} else {
+			app := dressMRApps[rng.IntN(len(dressMRApps))]
+			reduces := 1 + n/10
+			jobs = append(jobs, mrJob(rng, name, app, "", at, am, n, req, o.MapS, reduces, req, o.ReduceS, o.Sigma, 0.05))
+		}
+	}
+	return jobs, nil
+}
+
+func init() {
+	register("dress", "DRESS Sec. V: 20 HiBench Spark or MapReduce jobs 5 s apart, small (<10 containers) and large; small_fraction for the mixed runs",
+		dressDefaults, generateDRESS)
+}

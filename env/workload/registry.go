@@ -1,0 +1,92 @@
+package workload
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"yarngym/env/sim"
+)
+
+// Generator makes a workload from its options.
+type Generator struct {
+	Name string
+	Doc  string
+	// Options returns a fresh pointer to the options at their defaults; a
+	// scenario decodes its [workload.options] table into it.
+	Options func() any
+	// Generate builds the jobs; opts is what Options returned, filled in.
+	Generate func(opts any, rng *sim.Rand) ([]sim.JobSpec, error)
+}
+
+var generators = map[string]Generator{}
+
+// register adds a generator with typed options O.
+func register[O any](name, doc string, defaults func() *O, gen func(*O, *sim.Rand) ([]sim.JobSpec, error)) {
+	generators[name] = Generator{Name: name, Doc: doc,
+		Options:  func() any { return defaults() },
+		Generate: func(o any, r *sim.Rand) ([]sim.JobSpec, error) { return gen(o.(*O), r) }}
+}
+
+// Lookup returns the generator called name.
+func Lookup(name string) (Generator, bool) {
+	g, ok := generators[name]
+	return g, ok
+}
+
+// Names returns the generators' names, sorted.
+func Names() []string {
+	out := make([]string, 0, len(generators))
+	for n := range generators {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// durations draws n task durations (ms) from a log-normal distribution with
+// the given median (seconds) and log-space sigma: task times in MapReduce
+// traces are right-skewed, and the median is what papers report.
+func durations(rng *sim.Rand, n int, medianS, sigma float64) []sim.Ms {
+	out := make([]sim.Ms, n)
+	for i := range out {
+		d := medianS * math.Exp(sigma*rng.NormFloat64())
+		out[i] = sim.Ms(math.Round(d * 1000))
+		if out[i] < 1 {
+			out[i] = 1
+		}
+	}
+	return out
+}
+
+// mrJob builds a MapReduce job: an AM, maps and reduces (reduces requested
+// after slowStart of the maps finished).
+func mrJob(rng *sim.Rand, name, app, queue string, submitMs sim.Ms, am sim.Res, maps int, mapReq sim.Res, mapMedianS float64,
+	reduces int, redReq sim.Res, redMedianS float64, sigma, slowStart float64) sim.JobSpec {
+	j := sim.JobSpec{Name: name, App: app, Framework: "mapreduce", Queue: queue, SubmitMs: submitMs, AM: am}
+	j.Stages = append(j.Stages, sim.StageSpec{Name: "map", Kind: sim.KindMap, Req: mapReq, Profile: sim.MapProfile,
+		DurationsMs: durations(rng, maps, mapMedianS, sigma)})
+	if reduces > 0 {
+		j.Stages = append(j.Stages, sim.StageSpec{Name: "reduce", Kind: sim.KindReduce, Req: redReq, Profile: sim.ReduceProfile,
+			SlowStart: slowStart, DurationsMs: durations(rng, reduces, redMedianS, sigma)})
+	}
+	return j
+}
+
+// sparkJob builds a Spark job: an AM (the driver in cluster mode) and
+// executors that live for the whole job, with the given profile.
+func sparkJob(rng *sim.Rand, name, app, queue string, submitMs sim.Ms, am sim.Res, executors int, req sim.Res,
+	medianS, sigma float64, prof *sim.Profile) sim.JobSpec {
+	return sim.JobSpec{Name: name, App: app, Framework: "spark", Queue: queue, SubmitMs: submitMs, AM: am,
+		Stages: []sim.StageSpec{{Name: "executors", Kind: sim.KindExecutor, Req: req, Profile: prof,
+			DurationsMs: durations(rng, executors, medianS, sigma)}}}
+}
+
+func gb(g float64) int64 { return int64(math.Round(g * 1024)) }
+
+func checkPositive(what string, v float64) error {
+	if !(v > 0) {
+		return fmt.Errorf("%s must be positive, got %v", what, v)
+	}
+	return nil
+}

@@ -1,0 +1,329 @@
+package workload
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"yarngym/env/sim"
+)
+
+// SWIMOptions configures the loader of SWIM traces (Chen et al., the
+// Statistical Workload Injector for MapReduce), such as the Facebook 2009
+// samples in ../shared/traces/swim/FB-2009_samples_24_times_1hr_0.tsv.
+//
+// A SWIM line gives only a job's submission time and its bytes: map input,
+// shuffle and reduce output. Task counts, durations and requests are not in
+// the trace; they are modelled from the bytes with the options below, all
+// assumed (the trace's paper states no task times):
+//
+//   - maps = max(1, ceil(map_input_bytes / block_mb MiB)), capped at
+//     max_maps_per_job; each map's median nominal duration is
+//     map_sec_per_block times the fraction of a block it reads (its share of
+//     the job's input), at least min_task_sec. A capped job keeps its total
+//     map work: its maps read, and take, more than one block each.
+//   - reduces = ceil(shuffle_bytes / reduce_mb_per_task MiB) (0 when nothing
+//     is shuffled), capped at max_reduces_per_job; a reducer's median is
+//     reduce_sec_per_gb times the GiB it shuffles, at least min_task_sec.
+//   - durations are log-normal around those medians with spread sigma.
+type SWIMOptions struct {
+	// Path is the trace file; required.
+	Path string `toml:"path"`
+	// BlockMB is the HDFS block size (MiB) a map reads: Hadoop's default
+	// since 2.x (dfs.blocksize = 128 MB).
+	BlockMB int64 `toml:"block_mb"`
+	// MapSecPerBlock is the median nominal seconds of a map that reads one
+	// full block. 20 s, assumed: about 2 s of JVM launch and task setup, then
+	// 128 MiB read, deserialised and mapped at roughly 8-10 MB/s per task
+	// (a node's few disks and cores are shared by all its map slots), about
+	// 13-16 s, then a spill and commit of a few seconds. It is the order of
+	// the median map times of tens of seconds usually reported for
+	// production Hadoop clusters, whose maps each read one block.
+	MapSecPerBlock float64 `toml:"map_sec_per_block"`
+	// ReduceMBPerTask is the shuffle data (MiB) one reducer takes: assumed
+	// 1 GiB, the usual rule of thumb for sizing mapreduce.job.reduces.
+	ReduceMBPerTask int64 `toml:"reduce_mb_per_task"`
+	// ReduceSecPerGB is a reducer's median nominal seconds per GiB it
+	// shuffles (fetch, merge and reduce); assumed 60.
+	ReduceSecPerGB float64 `toml:"reduce_sec_per_gb"`
+	// MinTaskSec is the least median of any task (JVM launch, setup and
+	// commit), so that jobs of a few bytes do not get millisecond tasks;
+	// assumed 2.
+	MinTaskSec float64 `toml:"min_task_sec"`
+	// MaxMapsPerJob caps a job's maps (0: no cap). The largest FB-2009 job
+	// reads 7.5 TB, 56,262 blocks of 128 MiB.
+	MaxMapsPerJob int `toml:"max_maps_per_job"`
+	// MaxReducesPerJob caps a job's reduces (0: no cap).
+	MaxReducesPerJob int `toml:"max_reduces_per_job"`
+	// Sigma is the log-space spread of task durations.
+	Sigma        float64 `toml:"sigma"`
+	MapVCores    int64   `toml:"map_vcores"`
+	MapMemMB     int64   `toml:"map_mem_mb"`
+	ReduceVCores int64   `toml:"reduce_vcores"`
+	ReduceMemMB  int64   `toml:"reduce_mem_mb"`
+	// AMVCores and AMMemMB are the ApplicationMaster's request; both 0 means
+	// jobs without an AM.
+	AMVCores int64 `toml:"am_vcores"`
+	AMMemMB  int64 `toml:"am_mem_mb"`
+	// SlowStart is the fraction of maps that must finish before reduces are
+	// requested (mapreduce.job.reduce.slowstart.completedmaps, default 0.05).
+	SlowStart float64 `toml:"slow_start"`
+	// MaxJobs keeps only the first max_jobs jobs by submission time (0: all).
+	MaxJobs int `toml:"max_jobs"`
+	// TimeScale multiplies submission times: 0.5 submits twice as densely;
+	// 0 submits every job at time 0.
+	TimeScale float64 `toml:"time_scale"`
+}
+
+// SWIMDefaults returns the SWIM loader's default options (Path is empty).
+func SWIMDefaults() *SWIMOptions {
+	return &SWIMOptions{BlockMB: 128, MapSecPerBlock: 20, ReduceMBPerTask: 1024, ReduceSecPerGB: 60, MinTaskSec: 2,
+		MaxMapsPerJob: 20000, Sigma: 0.3, MapVCores: 1, MapMemMB: 1024, ReduceVCores: 1, ReduceMemMB: 2048,
+		AMVCores: 1, AMMemMB: 1024, SlowStart: 0.05, TimeScale: 1}
+}
+
+// Limits that keep a trace's numbers inside what the simulator can hold: a
+// task count a stage may reach (a variable so that fuzz tests can lower it)
+// and the longest time, in seconds, a submission or a task median may have.
+var traceMaxStageTasks = 1 << 22
+
+const traceMaxSec = 1e9 // about 31.7 years
+
+var swimColumns = [...]string{"job_id", "submit_time_s", "inter_job_gap_s", "map_input_bytes", "shuffle_bytes", "reduce_output_bytes"}
+
+func (o *SWIMOptions) validate() error {
+	if o.BlockMB <= 0 || o.BlockMB > 1<<30 {
+		return fmt.Errorf("block_mb: must be in [1, 2^30], got %d", o.BlockMB)
+	}
+	if o.ReduceMBPerTask <= 0 || o.ReduceMBPerTask > 1<<30 {
+		return fmt.Errorf("reduce_mb_per_task: must be in [1, 2^30], got %d", o.ReduceMBPerTask)
+	}
+	for _, c := range []struct {
+		key string
+		v   float64
+	}{{"map_sec_per_block", o.MapSecPerBlock}, {"reduce_sec_per_gb", o.ReduceSecPerGB}, {"min_task_sec", o.MinTaskSec}} {
+		if !(c.v >= 0 && c.v <= traceMaxSec) {
+			return fmt.Errorf("%s: must be in [0, %g], got %v", c.key, float64(traceMaxSec), c.v)
+		}
+	}
+	if o.MapSecPerBlock == 0 && o.MinTaskSec == 0 {
+		return fmt.Errorf("map_sec_per_block: must be positive when min_task_sec is 0")
+	}
+	if o.MaxMapsPerJob < 0 {
+		return fmt.Errorf("max_maps_per_job: must not be negative, got %d", o.MaxMapsPerJob)
+	}
+	if o.MaxReducesPerJob < 0 {
+		return fmt.Errorf("max_reduces_per_job: must not be negative, got %d", o.MaxReducesPerJob)
+	}
+	if err := checkTraceCommon(o.Sigma, o.TimeScale, o.MaxJobs, o.AMVCores, o.AMMemMB); err != nil {
+		return err
+	}
+	for _, c := range []struct {
+		key string
+		v   int64
+	}{{"map_vcores", o.MapVCores}, {"map_mem_mb", o.MapMemMB}, {"reduce_vcores", o.ReduceVCores}, {"reduce_mem_mb", o.ReduceMemMB}} {
+		if c.v <= 0 {
+			return fmt.Errorf("%s: must be positive, got %d", c.key, c.v)
+		}
+	}
+	if !(o.SlowStart >= 0 && o.SlowStart <= 1) {
+		return fmt.Errorf("slow_start: must be in [0, 1], got %v", o.SlowStart)
+	}
+	return nil
+}
+
+// checkTraceCommon validates the options the trace loaders share.
+func checkTraceCommon(sigma, timeScale float64, maxJobs int, amVCores, amMemMB int64) error {
+	if !(sigma >= 0 && sigma <= 5) {
+		return fmt.Errorf("sigma: must be in [0, 5], got %v", sigma)
+	}
+	if !(timeScale >= 0 && timeScale <= 1e6) {
+		return fmt.Errorf("time_scale: must be in [0, 1e6], got %v", timeScale)
+	}
+	if maxJobs < 0 {
+		return fmt.Errorf("max_jobs: must not be negative (0 keeps all jobs), got %d", maxJobs)
+	}
+	if amVCores < 0 || amMemMB < 0 || (amVCores == 0) != (amMemMB == 0) {
+		return fmt.Errorf("am_vcores, am_mem_mb: must both be 0 (no AM) or both positive, got %d and %d", amVCores, amMemMB)
+	}
+	return nil
+}
+
+// traceSubmitMs converts a trace's submission time (s) to scaled Ms.
+func traceSubmitMs(s, timeScale float64) (sim.Ms, error) {
+	v := s * timeScale
+	if !(v >= 0 && v <= traceMaxSec) {
+		return 0, fmt.Errorf("%v s times time_scale %v is outside [0, %g] s", s, timeScale, float64(traceMaxSec))
+	}
+	return sim.Ms(math.Round(v * 1000)), nil
+}
+
+// swimRecord is one parsed line of a SWIM trace.
+type swimRecord struct {
+	line             int
+	id               string
+	submitS          int64
+	input, shuffle   int64
+	maps, reduces    int
+	mapMedS, redMedS float64
+}
+
+// ceilDiv returns ceil(a / b) for a >= 0, b > 0, without overflow.
+func ceilDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 {
+		q++
+	}
+	return q
+}
+
+// LoadSWIM reads a SWIM trace from r (name is used in error messages) and
+// builds its jobs with options o (nil: the defaults; o.Path is not used).
+// Lines are tab separated, without a header: job_id, submit_time_s,
+// inter_job_gap_s, map_input_bytes, shuffle_bytes, reduce_output_bytes; every
+// number a non-negative integer. Empty lines are skipped. Jobs are returned
+// by submission time (ties in file order).
+func LoadSWIM(r io.Reader, name string, o *SWIMOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
+	if o == nil {
+		o = SWIMDefaults()
+	}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	if rng == nil {
+		return nil, errors.New("swim: nil random generator")
+	}
+	blockBytes := o.BlockMB << 20
+	redBytes := o.ReduceMBPerTask << 20
+	var recs []swimRecord
+	seen := map[string]int{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSuffix(sc.Text(), "\r")
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		f := strings.Split(text, "\t")
+		if len(f) != len(swimColumns) {
+			return nil, fmt.Errorf("%s:%d: %d tab-separated columns, want %d (%s)", name, line, len(f), len(swimColumns),
+				strings.Join(swimColumns[:], ", "))
+		}
+		rec := swimRecord{line: line, id: strings.TrimSpace(f[0])}
+		if rec.id == "" {
+			return nil, fmt.Errorf("%s:%d: column 1 (job_id): empty", name, line)
+		}
+		if prev, ok := seen[rec.id]; ok {
+			return nil, fmt.Errorf("%s:%d: column 1 (job_id): %q already appears on line %d", name, line, rec.id, prev)
+		}
+		seen[rec.id] = line
+		var nums [5]int64
+		for i := range nums {
+			s := strings.TrimSpace(f[i+1])
+			v, err := strconv.ParseInt(s, 10, 64)
+			col := fmt.Sprintf("%s:%d: column %d (%s)", name, line, i+2, swimColumns[i+1])
+			switch {
+			case errors.Is(err, strconv.ErrRange):
+				return nil, fmt.Errorf("%s: %q is out of the 64-bit integer range", col, s)
+			case err != nil:
+				return nil, fmt.Errorf("%s: %q is not an integer", col, s)
+			case v < 0:
+				return nil, fmt.Errorf("%s: %d is negative", col, v)
+			}
+			nums[i] = v
+		}
+		rec.submitS, rec.input, rec.shuffle = nums[0], nums[2], nums[3]
+		if _, err := traceSubmitMs(float64(rec.submitS), o.TimeScale); err != nil {
+			return nil, fmt.Errorf("%s:%d: column 2 (submit_time_s): %v", name, line, err)
+		}
+
+		maps := max(1, ceilDiv(rec.input, blockBytes))
+		if o.MaxMapsPerJob > 0 && maps > int64(o.MaxMapsPerJob) {
+			maps = int64(o.MaxMapsPerJob)
+		}
+		if maps > int64(traceMaxStageTasks) {
+			return nil, fmt.Errorf("%s:%d: column 4 (map_input_bytes): %d bytes make %d maps, over the limit of %d; set max_maps_per_job",
+				name, line, rec.input, maps, traceMaxStageTasks)
+		}
+		rec.maps = int(maps)
+		frac := float64(rec.input) / (float64(maps) * float64(blockBytes))
+		rec.mapMedS = max(o.MinTaskSec, o.MapSecPerBlock*frac)
+		if rec.mapMedS > traceMaxSec {
+			return nil, fmt.Errorf("%s:%d: column 4 (map_input_bytes): %d bytes over %d maps make a median map of %g s, over %g s; raise max_maps_per_job",
+				name, line, rec.input, maps, rec.mapMedS, float64(traceMaxSec))
+		}
+		if rec.shuffle > 0 {
+			reduces := ceilDiv(rec.shuffle, redBytes)
+			if o.MaxReducesPerJob > 0 && reduces > int64(o.MaxReducesPerJob) {
+				reduces = int64(o.MaxReducesPerJob)
+			}
+			if reduces > int64(traceMaxStageTasks) {
+				return nil, fmt.Errorf("%s:%d: column 5 (shuffle_bytes): %d bytes make %d reduces, over the limit of %d; set max_reduces_per_job",
+					name, line, rec.shuffle, reduces, traceMaxStageTasks)
+			}
+			rec.reduces = int(reduces)
+			gib := float64(rec.shuffle) / float64(reduces) / (1 << 30)
+			rec.redMedS = max(o.MinTaskSec, o.ReduceSecPerGB*gib)
+			if rec.redMedS > traceMaxSec {
+				return nil, fmt.Errorf("%s:%d: column 5 (shuffle_bytes): %d bytes over %d reduces make a median reduce of %g s, over %g s; raise max_reduces_per_job",
+					name, line, rec.shuffle, reduces, rec.redMedS, float64(traceMaxSec))
+			}
+		}
+		recs = append(recs, rec)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%s: no jobs (empty file)", name)
+	}
+	sort.SliceStable(recs, func(a, b int) bool { return recs[a].submitS < recs[b].submitS })
+	if o.MaxJobs > 0 && len(recs) > o.MaxJobs {
+		recs = recs[:o.MaxJobs]
+	}
+	am := sim.Res{VCores: o.AMVCores, MemMB: o.AMMemMB}
+	mapReq := sim.Res{VCores: o.MapVCores, MemMB: o.MapMemMB}
+	redReq := sim.Res{VCores: o.ReduceVCores, MemMB: o.ReduceMemMB}
+	jobs := make([]sim.JobSpec, 0, len(recs))
+	for _, rec := range recs {
+		at, _ := traceSubmitMs(float64(rec.submitS), o.TimeScale) // checked while parsing
+		jobs = append(jobs, mrJob(rng, "swim-"+rec.id, "swim", "", at, am, rec.maps, mapReq, rec.mapMedS,
+			rec.reduces, redReq, rec.redMedS, o.Sigma, o.SlowStart))
+	}
+	return jobs, nil
+}
+
+// openTrace opens a loader's path option.
+func openTrace(path string) (*os.File, error) {
+	if path == "" {
+		return nil, errors.New("path: required (the trace file to load)")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("path: %w", err)
+	}
+	return f, nil
+}
+
+func init() {
+	register("swim", "SWIM MapReduce trace (e.g. Facebook 2009, ../shared/traces/swim/): path required; maps from input bytes / block_mb, reduces from shuffle bytes / reduce_mb_per_task, durations modelled (assumed)",
+		SWIMDefaults, func(o *SWIMOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
+			if err := o.validate(); err != nil {
+				return nil, err
+			}
+			f, err := openTrace(o.Path)
+			if err != nil {
+				return nil, err
+			}
+			defer f.Close()
+			return LoadSWIM(f, o.Path, o, rng)
+		})
+}
