@@ -265,7 +265,7 @@ func explicitJobs(j Job, rng *sim.Rand) []sim.JobSpec {
 		}
 		spec := sim.JobSpec{Name: name, App: j.App, Framework: j.Framework, Queue: j.Queue,
 			SubmitMs: sim.Ms(math.Round((j.SubmitS + float64(c)*j.IntervalS) * 1000)),
-			AM: sim.Res{VCores: j.AMVCores, MemMB: j.AMMemMB}, GoalMs: sim.Ms(j.GoalS * 1000)}
+			AM:       sim.Res{VCores: j.AMVCores, MemMB: j.AMMemMB}, GoalMs: sim.Ms(j.GoalS * 1000)}
 		for _, st := range j.Stages {
 			kind, _ := sim.ParseTaskKind(st.Kind)
 			prof := sim.Profiles[st.Profile]
