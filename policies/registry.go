@@ -22,7 +22,7 @@ type Info struct {
 }
 
 var registry = []Info{
-	{"fifo", "YARN FifoScheduler: submission order, no reservation", fifo.New},
+	{"fifo", "first-come-first-serve (backfill = 1: YARN FifoScheduler)", fifo.New},
 	{"fair", "YARN FairScheduler: fair share by memory, maxAMShare, node reservation", fair.New},
 	{"capacity", "YARN CapacityScheduler: queue capacities, max-capacity, AM limit, node reservation", capacity.New},
 }

@@ -88,6 +88,15 @@ func (sc *Scenario) validate() error {
 	if len(cfg.Jobs) == 0 {
 		return bad("workload", "the workload has no jobs")
 	}
+	// The engine is the final judge of generated jobs (a generator's request
+	// may not fit this cluster): build one run now rather than fail mid-study.
+	if _, err := sim.New(cfg); err != nil {
+		key := "workload.jobs"
+		if f.Workload.Generator != "" {
+			key = "workload.options"
+		}
+		return bad(key, "%v", err)
+	}
 	return nil
 }
 
@@ -193,7 +202,7 @@ func (sc *Scenario) policy(name string) (*sim.Policy, error) {
 	sort.Strings(names)
 	for _, k := range names {
 		if err := p.Params.Set(k, sc.ParamSets[k]); err != nil {
-			return nil, &Error{Source: "--set " + k, Key: k, Reason: err.Error() + paramHint(p)}
+			return nil, &Error{Source: "--set", Key: k, Reason: err.Error() + paramHint(p)}
 		}
 	}
 	return p, nil

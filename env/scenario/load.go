@@ -157,9 +157,11 @@ func (sc *Scenario) decode(data []byte, src string) error {
 }
 
 func tomlReason(err error) string {
+	// ParseError.ErrorWithPosition panics on some inputs (toml v1.4.0, found
+	// by FuzzParse with the document "0"): format the position ourselves.
 	var pe toml.ParseError
-	if errors.As(err, &pe) {
-		return strings.TrimSpace(pe.ErrorWithPosition())
+	if errors.As(err, &pe) && pe.Position.Line > 0 {
+		return fmt.Sprintf("line %d: %s", pe.Position.Line, pe.Message)
 	}
 	return err.Error()
 }

@@ -78,6 +78,9 @@ func CheckInvariants(s *Sim) error {
 	if counts[JobWaiting] != len(s.waiting) || counts[JobAdmitted] != len(s.active) {
 		return fmt.Errorf("t=%d: %d waiting / %d admitted jobs, lists hold %d / %d", s.now, counts[JobWaiting], counts[JobAdmitted], len(s.waiting), len(s.active))
 	}
+	if s.ended && counts[JobDone]+counts[JobStuck]+counts[JobUnfinished] != len(s.Jobs) {
+		return fmt.Errorf("t=%d: run ended with jobs neither done, stuck nor unfinished", s.now)
+	}
 	if counts[JobDone]+s.jobsLeft != len(s.Jobs) {
 		return fmt.Errorf("t=%d: %d done + %d left != %d jobs", s.now, counts[JobDone], s.jobsLeft, len(s.Jobs))
 	}

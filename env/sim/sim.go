@@ -558,5 +558,8 @@ func (s *Sim) finish(stuck bool) {
 		} else {
 			j.State = JobUnfinished
 		}
+		j.active = -1
 	}
+	// Every job is now done, stuck or unfinished: none waits or runs.
+	s.waiting, s.active = nil, nil
 }

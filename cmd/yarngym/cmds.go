@@ -1,0 +1,144 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"yarngym/env/runner"
+	"yarngym/env/scenario"
+	"yarngym/env/workload"
+	"yarngym/policies"
+	"yarngym/policies/base"
+)
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+func isInputError(err error) bool {
+	var se *scenario.Error
+	return errors.As(err, &se)
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	policy := fs.String("policy", "", "policy name (overrides the scenario's)")
+	var sets multiFlag
+	fs.Var(&sets, "set", "key=value override (repeatable)")
+	seed := fs.Uint64("seed", 0, "random seed (default: the scenario's)")
+	out := fs.String("out", "", "directory for summary.json, jobs.csv, tasks.csv")
+	format := fs.String("format", "table", "table or json")
+	pos, flags := splitArgs(args, map[string]bool{"policy": true, "set": true, "seed": true, "out": true, "format": true})
+	if err := fs.Parse(flags); err != nil {
+		return usagef("run: %v", err)
+	}
+	if len(pos) != 1 {
+		return usagef("run takes one SCENARIO, got %d arguments\n%s", len(pos), usage)
+	}
+	if *format != "table" && *format != "json" {
+		return usagef("run: --format %q is not table or json", *format)
+	}
+	opts := runner.Options{Scenario: pos[0], Sets: sets, Policy: *policy, RecordTasks: *out != ""}
+	seedSet := false
+	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+	if seedSet {
+		opts.Seed = seed
+	}
+	res, err := runner.Run(opts)
+	if err != nil {
+		return err
+	}
+	if *out != "" {
+		if err := res.WriteDir(*out); err != nil {
+			return fmt.Errorf("writing results: %w", err)
+		}
+	}
+	if *format == "json" {
+		b, _ := json.Marshal(res.JSON())
+		fmt.Fprintln(stdout, string(b))
+	} else {
+		printTable(stdout, res.JSON())
+	}
+	if *out != "" {
+		fmt.Fprintf(stderr, "results in %s (summary.json, jobs.csv, tasks.csv)\n", *out)
+	}
+	if n := res.Summary.JobsStuck; n > 0 {
+		fmt.Fprintf(stderr, "warning: the run could make no progress; %d jobs stuck\n", n)
+	}
+	return nil
+}
+
+func printTable(w io.Writer, s runner.SummaryJSON) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	row := func(k string, v any) { fmt.Fprintf(tw, "%s\t%v\n", k, v) }
+	row("scenario", s.Scenario)
+	row("policy", s.Policy)
+	row("seed", s.Seed)
+	row("makespan_s", s.MakespanS)
+	row("mean_wait_s", fmt.Sprintf("%.2f", s.MeanWaitS))
+	row("mean_completion_s", fmt.Sprintf("%.2f", s.MeanCompletionS))
+	row("jobs completed / stuck / unfinished", fmt.Sprintf("%d / %d / %d", s.JobsCompleted, s.JobsStuck, s.JobsUnfinished))
+	row("tasks_killed", s.TasksKilled)
+	row("wasted_work_s", s.WastedWorkS)
+	row("vcores reserved / used (mean)", fmt.Sprintf("%.1f / %.1f", s.VCoresReservedMean, s.VCoresUsedMean))
+	row("memory MB reserved / used (mean)", fmt.Sprintf("%.0f / %.0f", s.MemMBReservedMean, s.MemMBUsedMean))
+	row("swap_s", s.SwapS)
+	row("events", s.Events)
+	if len(s.StuckJobs) > 0 {
+		row("stuck jobs", strings.Join(s.StuckJobs, " "))
+	}
+	tw.Flush()
+}
+
+func cmdScenarios(args []string, w io.Writer) error {
+	if len(args) > 0 {
+		return usagef("scenarios takes no arguments")
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tPAPER\tPOLICY\tDESCRIPTION")
+	for _, name := range scenario.Builtins() {
+		sc, err := scenario.Load(name, nil)
+		if err != nil {
+			return fmt.Errorf("built-in scenario %s is broken: %w", name, err)
+		}
+		desc := sc.File.Description
+		if len(desc) > 100 {
+			cut := strings.LastIndex(desc[:100], " ")
+			desc = desc[:cut] + " ..."
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, sc.File.Paper, sc.File.Policy.Name, desc)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nworkload generators: %s\n", strings.Join(workload.Names(), ", "))
+	return nil
+}
+
+func cmdPolicies(args []string, w io.Writer) error {
+	if len(args) > 0 {
+		return usagef("policies takes no arguments")
+	}
+	for _, in := range policies.All() {
+		p, err := in.New(base.Spec{})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%s: %s\n", in.Name, in.Doc)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		params := p.Params.List()
+		for _, q := range params {
+			fmt.Fprintf(tw, "  %s\tdefault %v\trange [%v, %v]\t%s (%s)\n", q.Name, q.Default, q.Min, q.Max, q.Doc, q.Ref)
+		}
+		tw.Flush()
+		for _, v := range p.State {
+			fmt.Fprintf(w, "  state %s: %s\n", v.Name, v.Doc)
+		}
+	}
+	return nil
+}

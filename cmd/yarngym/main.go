@@ -1,0 +1,99 @@
+// Command yarngym runs yarngym's scenarios and lists what it has.
+//
+//	yarngym run SCENARIO [--policy NAME] [--set key=value ...] [--seed N] [--out DIR] [--format table|json]
+//	yarngym scenarios
+//	yarngym policies
+//
+// SCENARIO is a built-in scenario name or a TOML file. Exit status: 0 on
+// success (a run that ends with stuck jobs reports them and still succeeds),
+// 2 on bad input, 1 when the run itself fails.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// usageError is bad input on the command line: exit 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+const usage = `usage:
+  yarngym run SCENARIO [--policy NAME] [--set key=value ...] [--seed N] [--out DIR] [--format table|json]
+  yarngym scenarios
+  yarngym policies
+
+SCENARIO is a built-in scenario (see 'yarngym scenarios') or a TOML file.
+--set NAME=VALUE sets a policy parameter (see 'yarngym policies');
+--set a.b.c=VALUE sets a key of the scenario file (e.g. workload.options.jobs=72).
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is main without the process: it returns the exit status.
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "yarngym: internal error: %v\n", r)
+			code = 1
+		}
+	}()
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "run":
+		err = cmdRun(args[1:], stdout, stderr)
+	case "scenarios":
+		err = cmdScenarios(args[1:], stdout)
+	case "policies":
+		err = cmdPolicies(args[1:], stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		err = usagef("unknown command %q\n%s", args[0], usage)
+	}
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(stderr, "yarngym: %v\n", err)
+	var ue *usageError
+	if errors.As(err, &ue) || isInputError(err) {
+		return 2
+	}
+	return 1
+}
+
+// splitArgs separates positional arguments from flags so that flags may
+// follow the positional ones (yarngym run quick --seed 2).
+func splitArgs(args []string, takesValue map[string]bool) (pos, flags []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if !strings.Contains(name, "=") && takesValue[name] && i+1 < len(args) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+			continue
+		}
+		pos = append(pos, a)
+	}
+	return pos, flags
+}

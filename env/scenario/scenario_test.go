@@ -1,0 +1,235 @@
+package scenario_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"yarngym/env/runner"
+	"yarngym/env/scenario"
+	"yarngym/env/sim"
+)
+
+func seed(v uint64) *uint64 { return &v }
+
+// TestInvariantsEveryEvent runs every built-in scenario, two seeds each,
+// checking the conservation invariants after every event, and requires
+// every job to complete (none of the built-ins should deadlock).
+func TestInvariantsEveryEvent(t *testing.T) {
+	for _, name := range scenario.Builtins() {
+		for _, sd := range []uint64{1, 2} {
+			t.Run(name, func(t *testing.T) {
+				if testing.Short() && name == "ras" {
+					t.Skip("ras takes several seconds with per-event checks; run without -short")
+				}
+				events := 0
+				res, err := runner.Run(runner.Options{Scenario: name, Seed: seed(sd), RecordTasks: true, AfterEvent: func(s *sim.Sim) {
+					events++
+					if err := sim.CheckInvariants(s); err != nil {
+						t.Fatal(err)
+					}
+				}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum := res.Summary
+				if sum.JobsCompleted != len(res.Sim.Jobs) {
+					t.Fatalf("seed %d: %d of %d jobs completed (%d stuck)", sd, sum.JobsCompleted, len(res.Sim.Jobs), sum.JobsStuck)
+				}
+				if int64(events) != sum.Events || events == 0 {
+					t.Fatalf("checked %d events, summary counts %d", events, sum.Events)
+				}
+				checkEveryTaskEndedOnce(t, res)
+			})
+		}
+	}
+}
+
+// checkEveryTaskEndedOnce: each task has exactly one finished attempt, and
+// its killed attempts come before it, numbered in order.
+func checkEveryTaskEndedOnce(t *testing.T, res *runner.Result) {
+	t.Helper()
+	type key struct{ job, stage, index int }
+	finished := map[key]int{}
+	attempts := map[key]int32{}
+	for _, r := range res.Sim.TaskRecords() {
+		if r.Kind == sim.KindAM {
+			continue
+		}
+		k := key{int(r.Job), r.Stage, r.Index}
+		if r.Attempt != attempts[k] {
+			t.Fatalf("task %+v: attempt %d after %d attempts", k, r.Attempt, attempts[k])
+		}
+		attempts[k]++
+		if r.Outcome == sim.Finished {
+			finished[k]++
+		}
+	}
+	for _, tk := range res.Sim.Tasks {
+		if tk.Kind == sim.KindAM {
+			continue
+		}
+		k := key{int(tk.Job.ID), tk.Stage.Index, tk.Index}
+		if finished[k] != 1 {
+			t.Fatalf("task %s finished %d times", tk, finished[k])
+		}
+	}
+}
+
+// TestDeterministicOutputs: the same scenario and seed give byte-identical
+// JSON and CSV; another seed changes a stochastic scenario.
+func TestDeterministicOutputs(t *testing.T) {
+	out := func(name string, sd uint64) [3][]byte {
+		res, err := runner.Run(runner.Options{Scenario: name, Seed: seed(sd), RecordTasks: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var jobs, tasks bytes.Buffer
+		for _, r := range res.JobsCSV() {
+			jobs.WriteString(strings.Join(r, ",") + "\n")
+		}
+		for _, r := range res.TasksCSV() {
+			tasks.WriteString(strings.Join(r, ",") + "\n")
+		}
+		return [3][]byte{res.SummaryBytes(), jobs.Bytes(), tasks.Bytes()}
+	}
+	for _, name := range []string{"quick", "opera-spark", "dress-mr"} {
+		a, b, c := out(name, 1), out(name, 1), out(name, 2)
+		for i, what := range []string{"summary.json", "jobs.csv", "tasks.csv"} {
+			if !bytes.Equal(a[i], b[i]) {
+				t.Fatalf("%s: %s differs between two runs with the same seed", name, what)
+			}
+		}
+		if bytes.Equal(a[0], c[0]) || bytes.Equal(a[2], c[2]) {
+			t.Fatalf("%s: seeds 1 and 2 give the same results", name)
+		}
+	}
+}
+
+// TestDRESSFig1FCFS reproduces DRESS Sec. I, Fig. 1 under first-come-first-serve.
+// Reference: DRESS Sec. I: makespan 40 s, waits 0, 9, 28, 27 s (mean 16 s).
+func TestDRESSFig1FCFS(t *testing.T) {
+	res, err := runner.Run(runner.Options{Scenario: "dress-fig1", Policy: "fifo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := res.JSON()
+	if j.MakespanS != 40 || j.MeanWaitS != 16 {
+		t.Fatalf("makespan %v s, mean wait %v s; want 40 and 16", j.MakespanS, j.MeanWaitS)
+	}
+	want := []sim.Ms{0, 9000, 28000, 27000}
+	for i, jr := range res.Sim.JobResults() {
+		if w := jr.StartMs - jr.SubmitMs; w != want[i] {
+			t.Fatalf("job %d waited %d ms, want %d", i+1, w, want[i])
+		}
+	}
+}
+
+// TestAMShareLimitPreventsDeadlock: Fair without maxAMShare lets a burst of
+// terasort AMs take every vCore and the jobs end stuck; with the default
+// limit (0.5) every job completes.
+// Reference: AutoAdmin Sec. 2.2 (AM deadlock); YARN FairScheduler maxAMShare.
+func TestAMShareLimitPreventsDeadlock(t *testing.T) {
+	off, err := runner.Run(runner.Options{Scenario: "terasort-burst", Sets: []string{"max_am_share=-1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off.Summary.JobsStuck == 0 || !off.Summary.Stuck {
+		t.Fatalf("without the AM limit: %+v; want stuck jobs", off.Summary)
+	}
+	on, err := runner.Run(runner.Options{Scenario: "terasort-burst"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if on.Summary.JobsStuck != 0 || on.Summary.JobsCompleted != len(on.Sim.Jobs) {
+		t.Fatalf("with the AM limit: %+v; want all jobs completed", on.Summary)
+	}
+}
+
+const good = `
+name = "t"
+seed = 1
+[cluster]
+[[cluster.nodes]]
+count = 2
+vcores = 8
+mem_mb = 8192
+[policy]
+name = "fair"
+[[workload.jobs]]
+name = "j"
+[[workload.jobs.stages]]
+kind = "map"
+tasks = 4
+vcores = 1
+mem_mb = 1024
+duration_s = 10
+`
+
+// TestBadInput: every kind of bad input is refused with the file, the key
+// and the reason.
+func TestBadInput(t *testing.T) {
+	cases := []struct {
+		name    string
+		edit    func(string) string
+		sets    []string
+		wantKey string
+		wantWhy string
+	}{
+		{"unknown top key", func(s string) string { return s + "\nbogus = 1\n" }, nil, "bogus", "unknown key"},
+		{"unknown nested key", func(s string) string { return strings.Replace(s, "count = 2", "count = 2\ncolour = \"red\"", 1) }, nil, "cluster.nodes.colour", "unknown key"},
+		{"wrong type", func(s string) string { return strings.Replace(s, "vcores = 8", "vcores = \"eight\"", 1) }, nil, "vcores", "incompatible types"},
+		{"syntax", func(s string) string { return s + "\n[[[\n" }, nil, "", "line"},
+		{"negative duration", func(s string) string { return strings.Replace(s, "duration_s = 10", "duration_s = -3", 1) }, nil, "workload.jobs[0].stages[0].duration_s", "negative"},
+		{"request larger than any node", func(s string) string { return strings.Replace(s, "mem_mb = 1024", "mem_mb = 99999", 1) }, nil, "workload.jobs[0].stages[0].vcores", "larger than any node"},
+		{"unknown kind", func(s string) string { return strings.Replace(s, `kind = "map"`, `kind = "mapper"`, 1) }, nil, "workload.jobs[0].stages[0].kind", "not map"},
+		{"unknown policy", func(s string) string { return strings.Replace(s, `name = "fair"`, `name = "fairest"`, 1) }, nil, "policy", "unknown policy"},
+		{"bad param value", func(s string) string { return s + "\n[policy.params]\nmax_am_share = 7\n" }, nil, "policy.params.max_am_share", "outside"},
+		{"unknown param", func(s string) string { return s + "\n[policy.params]\nrho = 0.9\n" }, nil, "policy.params.rho", "unknown parameter"},
+		{"no nodes", func(s string) string { return strings.Replace(s, "count = 2", "count = 0", 1) }, nil, "cluster.nodes[0].count", "at least 1"},
+		{"unknown generator", func(s string) string { return s + "\n[workload]\ngenerator = \"nope\"\n" }, nil, "", ""},
+		{"bad set value", nil, []string{"max_am_share=2"}, "max_am_share", "outside"},
+		{"bad set key", nil, []string{"cluster.nodes.0.colour=1"}, "cluster.nodes.colour", "unknown key"},
+		{"bad set index", nil, []string{"cluster.nodes.5.vcores=1"}, "cluster.nodes.5.vcores", "index"},
+		{"set makes request too large", nil, []string{"cluster.nodes.0.vcores=0"}, "cluster.nodes[0].vcores", "at least 1"},
+		{"malformed set", nil, []string{"novalue"}, "", "KEY=VALUE"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			text := good
+			if c.edit != nil {
+				text = c.edit(good)
+			}
+			sc, err := scenario.Parse([]byte(text), "case.toml", ".", c.sets)
+			if err == nil {
+				t.Fatalf("accepted: %+v", sc.File)
+			}
+			msg := err.Error()
+			if len(c.sets) == 0 && !strings.HasPrefix(msg, "case.toml") {
+				t.Fatalf("error %q does not name the file", msg)
+			}
+			if !strings.Contains(msg, c.wantKey) || !strings.Contains(msg, c.wantWhy) {
+				t.Fatalf("error %q: want key %q and reason %q", msg, c.wantKey, c.wantWhy)
+			}
+		})
+	}
+	if _, err := scenario.Parse([]byte(good), "good.toml", ".", nil); err != nil {
+		t.Fatalf("the good scenario is refused: %v", err)
+	}
+}
+
+// TestSetOverridesFile: dotted --set keys patch the file; bare keys set
+// policy parameters.
+func TestSetOverridesFile(t *testing.T) {
+	sc, err := scenario.Parse([]byte(good), "good.toml", ".", []string{"cluster.nodes.0.vcores=16", "workload.jobs.0.stages.0.tasks=9", "max_am_share=0.25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := sc.Build(1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Nodes[0].Cap.VCores != 16 || len(cfg.Jobs[0].Stages[0].DurationsMs) != 9 || *cfg.Policy.Params.Get("max_am_share").Value != 0.25 {
+		t.Fatalf("overrides not applied: %+v", cfg.Nodes[0])
+	}
+}

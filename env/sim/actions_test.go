@@ -1,0 +1,182 @@
+package sim_test
+
+import (
+	"math"
+	"testing"
+
+	"yarngym/env/sim"
+)
+
+// scripted is a node monitor that runs fn once, at the first heartbeat at or
+// after atMs.
+type scripted struct {
+	atMs sim.Ms
+	done bool
+	fn   func(s *sim.Sim, n *sim.Node)
+}
+
+func (m *scripted) Monitor(s *sim.Sim, n *sim.Node) {
+	if !m.done && s.Now() >= m.atMs {
+		m.done = true
+		m.fn(s, n)
+	}
+}
+
+func withMonitor(t *testing.T, m sim.NodeMonitor) *sim.Policy {
+	p := fifoPolicy(t)
+	p.Monitors = []sim.NodeMonitor{m}
+	return p
+}
+
+// TestKillRequeues: a killed task loses its work (counted as wasted), goes
+// back to the queue, runs again from scratch and ends exactly once.
+func TestKillRequeues(t *testing.T) {
+	m := &scripted{atMs: 4000, fn: func(s *sim.Sim, n *sim.Node) {
+		if err := s.Kill(n.Containers[0]); err != nil {
+			t.Fatal(err)
+		}
+	}}
+	s := run(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(1, 1000)}}, Policy: withMonitor(t, m),
+		Jobs: []sim.JobSpec{job("a", 0, 1, res(1, 100), 10, flat(0.5, 10, 0))}, Model: sim.Model{HeartbeatMs: 1000}})
+	sum := s.Summary()
+	if sum.TasksKilled != 1 || sum.WastedMs != 4000 {
+		t.Fatalf("killed %d, wasted %d ms; want 1 and 4000", sum.TasksKilled, sum.WastedMs)
+	}
+	recs := s.TaskRecords()
+	if len(recs) != 2 || recs[0].Outcome != sim.Killed || recs[1].Outcome != sim.Finished || recs[1].Attempt != 1 {
+		t.Fatalf("records %+v: want one killed attempt then one finished", recs)
+	}
+	// Relaunched on the heartbeat that killed it (4 s), then 10 s of work.
+	if s.Tasks[0].FinishMs != 14000 {
+		t.Fatalf("finished at %d ms, want 14000", s.Tasks[0].FinishMs)
+	}
+	if err := s.Kill(s.Tasks[0]); err == nil {
+		t.Fatal("killing a finished task must fail")
+	}
+}
+
+// TestSuspendFreesCPUKeepsMemory (iKayak Sec. 3.3).
+func TestSuspendFreesCPUKeepsMemory(t *testing.T) {
+	red := job("r", 0, 1, res(2, 500), 10, flat(1, 400, 0))
+	red.Stages[0].Kind = sim.KindReduce
+	var during sim.Res
+	var mem float64
+	m := &scripted{atMs: 2000, fn: func(s *sim.Sim, n *sim.Node) {
+		tk := n.Containers[0]
+		if err := s.Suspend(tk); err != nil {
+			t.Fatal(err)
+		}
+		during, mem = n.Alloc, n.Demand.MemMB
+	}}
+	resume := &scripted{atMs: 5000, fn: func(s *sim.Sim, n *sim.Node) {
+		if err := s.Resume(s.Tasks[0]); err != nil {
+			t.Fatal(err)
+		}
+	}}
+	p := withMonitor(t, m)
+	p.Monitors = append(p.Monitors, resume)
+	s := run(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(4, 1000)}}, Policy: p, Jobs: []sim.JobSpec{red}, Model: sim.Model{HeartbeatMs: 1000}})
+	if during != res(0, 500) || mem != 400 {
+		t.Fatalf("while suspended: alloc %v, memory used %v; want <0, 500> and 400", during, mem)
+	}
+	// 2 s of work, 3 s suspended, 8 s more.
+	if s.Tasks[0].FinishMs != 13000 {
+		t.Fatalf("finished at %d ms, want 13000", s.Tasks[0].FinishMs)
+	}
+}
+
+// TestShrinkCapsCPU (iKayak Alg. 3): a 4-vCore task using 4 cores shrunk to
+// 2 runs at half speed and frees 2 vCores.
+func TestShrinkCapsCPU(t *testing.T) {
+	var free sim.Res
+	m := &scripted{atMs: 2000, fn: func(s *sim.Sim, n *sim.Node) {
+		if err := s.Shrink(n.Containers[0], 2); err != nil {
+			t.Fatal(err)
+		}
+		free = n.Free()
+	}}
+	s := run(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(4, 1000)}}, Policy: withMonitor(t, m),
+		Jobs: []sim.JobSpec{job("a", 0, 1, res(4, 100), 10, flat(4, 10, 0))}, Model: sim.Model{HeartbeatMs: 1000, UsageSampleMs: 1000000}})
+	if free.VCores != 2 {
+		t.Fatalf("free vCores after shrink %d, want 2", free.VCores)
+	}
+	if got := float64(s.Tasks[0].FinishMs) / 1000; math.Abs(got-18) > 0.002 {
+		t.Fatalf("finished at %v s, want 18 (2 s full speed + 8 s of work at half)", got)
+	}
+}
+
+// TestReservationBlocksOthers: a node reserved for a big request takes no
+// other guaranteed container until the big one launches.
+func TestReservationBlocksOthers(t *testing.T) {
+	jobs := []sim.JobSpec{job("small", 0, 1, res(2, 100), 10, flat(1, 10, 0)), job("big", 1, 1, res(4, 100), 10, flat(1, 10, 0)),
+		job("small2", 2, 1, res(1, 100), 5, flat(1, 10, 0))}
+	s := run(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(4, 1000)}}, Jobs: jobs, Model: sim.Model{HeartbeatMs: 100}})
+	// small2 fits beside small at 2 s, but the node is reserved for big.
+	if st := s.Tasks[2].FirstStartMs; st != 20000 {
+		t.Fatalf("small2 started at %d ms, want 20000 (after big)", st)
+	}
+	if s.Stats().Reservations != 2 {
+		t.Fatalf("%d reservations, want 2 (big, then small2 behind it)", s.Stats().Reservations)
+	}
+}
+
+// TestAMDeadlockEndsStuck: AMs that hold every container leave no room for
+// tasks; the run ends reporting the jobs stuck instead of looping.
+func TestAMDeadlockEndsStuck(t *testing.T) {
+	var jobs []sim.JobSpec
+	for i := 0; i < 3; i++ {
+		j := job("j", 0, 1, res(1, 100), 10, flat(1, 10, 0))
+		j.AM = res(1, 100)
+		jobs = append(jobs, j)
+	}
+	s := run(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(2, 1000)}}, Jobs: jobs, StallMs: 60000,
+		Policy: fifoBackfill(t)})
+	sum := s.Summary()
+	if !sum.Stuck || sum.JobsStuck != 3 || sum.JobsCompleted != 0 {
+		t.Fatalf("summary %+v: want 3 stuck jobs", sum)
+	}
+	if sum.EndMs > 70000 {
+		t.Fatalf("ended at %d ms: the stall should end the run about 60 s in", sum.EndMs)
+	}
+}
+
+func fifoBackfill(t *testing.T) *sim.Policy {
+	p := fifoPolicy(t)
+	if err := p.Params.Set("backfill", 1); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestReduceRampup: while maps wait, reducers stay within half the job's
+// running tasks (MapReduce AM rampup limit 0.5).
+func TestReduceRampup(t *testing.T) {
+	maps := sim.StageSpec{Name: "map", Kind: sim.KindMap, Req: res(1, 100), Profile: flat(1, 10, 0), DurationsMs: make([]sim.Ms, 40)}
+	for i := range maps.DurationsMs {
+		maps.DurationsMs[i] = sim.Ms(5000 + 1000*(i%7))
+	}
+	red := sim.StageSpec{Name: "reduce", Kind: sim.KindReduce, Req: res(1, 100), Profile: sim.ReduceProfile, SlowStart: 0.05,
+		DurationsMs: []sim.Ms{10000, 10000, 10000, 10000, 10000, 10000, 10000, 10000}}
+	worst := 0.0
+	cfg := sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(6, 10000)}}, Policy: fifoPolicy(t),
+		Jobs: []sim.JobSpec{{Name: "mr", Stages: []sim.StageSpec{maps, red}}}, Model: sim.Model{HeartbeatMs: 100},
+		AfterEvent: func(s *sim.Sim) {
+			j := s.Jobs[0]
+			m, r := j.Stages[0], j.Stages[1]
+			if m.Pending > 0 && r.Running > 0 {
+				worst = math.Max(worst, float64(r.Running)/float64(r.Running+m.Running))
+			}
+		}}
+	s, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := s.Run(); sum.JobsCompleted != 1 {
+		t.Fatalf("job did not complete: %+v", sum)
+	}
+	// Maps ending can push the share above the limit between launches, but
+	// never above what one more map's end allows.
+	if worst > 0.5+1.0/6 {
+		t.Fatalf("reducers reached %.2f of running tasks while maps waited", worst)
+	}
+}
