@@ -69,3 +69,33 @@ func (q *eventQueue) pop() event {
 	}
 	return top
 }
+
+// fifoQueue holds events that are always scheduled in non-decreasing time
+// order (heartbeats: each is scheduled one interval after the current time,
+// which never goes back). A ring buffer keeps them sorted for free, so the
+// 600 heartbeats of a large cluster never touch the heap.
+type fifoQueue struct {
+	buf        []event
+	head, size int
+}
+
+func (q *fifoQueue) push(e event) {
+	if q.size == len(q.buf) {
+		nb := make([]event, max(16, 2*len(q.buf)))
+		for i := 0; i < q.size; i++ {
+			nb[i] = q.buf[(q.head+i)%len(q.buf)]
+		}
+		q.buf, q.head = nb, 0
+	}
+	q.buf[(q.head+q.size)%len(q.buf)] = e
+	q.size++
+}
+
+func (q *fifoQueue) peek() *event { return &q.buf[q.head] }
+
+func (q *fifoQueue) pop() event {
+	e := q.buf[q.head]
+	q.head = (q.head + 1) % len(q.buf)
+	q.size--
+	return e
+}

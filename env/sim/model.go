@@ -74,6 +74,7 @@ type Node struct {
 
 	lastAdvance Ms
 	nextSample  Ms
+	boundaryAt  Ms // time of the pending boundary event, -1 if none
 	epoch       uint32
 	dirty       bool
 	cpuUsedEff  float64 // min(Demand.CPU, cap): CPU actually consumed

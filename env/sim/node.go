@@ -229,12 +229,19 @@ func (s *Sim) recompute(n *Node) {
 			next = dt
 		}
 	}
-	n.epoch++
+	at := Ms(-1)
 	if !math.IsInf(next, 1) {
-		at := s.now + Ms(math.Ceil(next*1000))
+		at = s.now + Ms(math.Ceil(next*1000))
 		if at <= s.now {
 			at = s.now + 1
 		}
+	}
+	if at == n.boundaryAt {
+		return // the pending boundary event is still right
+	}
+	n.epoch++
+	n.boundaryAt = at
+	if at >= 0 {
 		s.schedule(at, evBoundary, n.ID, n.epoch)
 	}
 }

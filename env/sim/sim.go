@@ -127,6 +127,7 @@ type Sim struct {
 	now    Ms
 	seq    uint64
 	queue  eventQueue
+	beats  fifoQueue // heartbeats, in time order
 	rng    *Rand
 
 	Nodes []*Node
@@ -185,7 +186,7 @@ func New(cfg Config) (*Sim, error) {
 			s.racks = ns.Rack + 1
 		}
 		maxCap = maxCap.Max(ns.Cap)
-		s.Nodes = append(s.Nodes, &Node{ID: int32(i), Spec: ns})
+		s.Nodes = append(s.Nodes, &Node{ID: int32(i), Spec: ns, boundaryAt: -1})
 	}
 	order := make([]int, len(cfg.Jobs))
 	for i := range order {
@@ -206,13 +207,14 @@ func New(cfg Config) (*Sim, error) {
 		}
 	}
 	s.jobsLeft = len(s.Jobs)
-	for _, j := range s.Jobs {
-		s.schedule(j.Spec.SubmitMs, evArrival, j.ID, 0)
+	if len(s.Jobs) > 0 {
+		// Jobs are sorted by submission: each arrival schedules the next.
+		s.schedule(s.Jobs[0].Spec.SubmitMs, evArrival, 0, 0)
 	}
 	hb := s.model.HeartbeatMs
 	for i, n := range s.Nodes {
 		// Stagger heartbeats evenly over one interval, as real NMs drift.
-		s.schedule(Ms(i)*hb/Ms(len(s.Nodes)), evHeartbeat, n.ID, 0)
+		s.scheduleBeat(Ms(i)*hb/Ms(len(s.Nodes)), n.ID)
 	}
 	for i, c := range cfg.Policy.Controls {
 		if c.ControlIntervalMs() <= 0 {
@@ -373,6 +375,30 @@ func (s *Sim) schedule(at Ms, kind eventKind, id int32, epoch uint32) {
 	s.queue.push(event{at: at, seq: s.seq, id: id, epoch: epoch, kind: kind})
 }
 
+// scheduleBeat queues a heartbeat; at must not be before any queued one.
+func (s *Sim) scheduleBeat(at Ms, node int32) {
+	s.seq++
+	s.beats.push(event{at: at, seq: s.seq, id: node, kind: evHeartbeat})
+}
+
+// next returns the earliest pending event of the heap and the heartbeat
+// FIFO, without removing it, or nil.
+func (s *Sim) next() (e *event, fromBeats bool) {
+	switch {
+	case s.beats.size == 0 && s.queue.len() == 0:
+		return nil, false
+	case s.beats.size == 0:
+		return s.queue.peek(), false
+	case s.queue.len() == 0:
+		return s.beats.peek(), true
+	}
+	h, b := s.queue.peek(), s.beats.peek()
+	if b.before(h) {
+		return b, true
+	}
+	return h, false
+}
+
 // Now returns the current simulated time.
 func (s *Sim) Now() Ms { return s.now }
 
@@ -404,11 +430,11 @@ func (s *Sim) Run() Summary {
 // run) and leaves the clock at until. It returns whether the run has ended.
 func (s *Sim) RunUntil(until Ms) bool {
 	for !s.ended {
-		if s.queue.len() == 0 {
+		e, fromBeats := s.next()
+		if e == nil {
 			s.finish(false)
 			break
 		}
-		e := s.queue.peek()
 		if e.at >= until {
 			s.now = until
 			return false
@@ -419,7 +445,15 @@ func (s *Sim) RunUntil(until Ms) bool {
 			s.finish(false)
 			break
 		}
-		ev := s.queue.pop()
+		var ev event
+		if fromBeats {
+			ev = s.beats.pop()
+		} else {
+			ev = s.queue.pop()
+		}
+		if ev.kind == evBoundary && ev.epoch != s.Nodes[ev.id].epoch {
+			continue // superseded by a later recompute: not an event of the model
+		}
 		s.now = ev.at
 		s.acct.integrate(s.now)
 		s.stats.Events++
@@ -445,10 +479,9 @@ func (s *Sim) dispatch(ev event) {
 		s.heartbeat(s.Nodes[ev.id])
 	case evBoundary:
 		n := s.Nodes[ev.id]
-		if ev.epoch == n.epoch {
-			s.advance(n)
-			s.markDirty(n)
-		}
+		n.boundaryAt = -1
+		s.advance(n)
+		s.markDirty(n)
 	case evControl:
 		c := s.policy.Controls[ev.id]
 		c.Control(s)
@@ -466,6 +499,9 @@ func (s *Sim) dispatch(ev event) {
 func (s *Sim) arrive(j *Job) {
 	j.State = JobWaiting
 	s.arrived++
+	if next := int(j.ID) + 1; next < len(s.Jobs) {
+		s.schedule(s.Jobs[next].Spec.SubmitMs, evArrival, int32(next), 0)
+	}
 	s.waiting = append(s.waiting, j)
 	s.progress()
 	for _, l := range s.jobLis {
@@ -522,8 +558,9 @@ func (s *Sim) heartbeat(n *Node) {
 	if len(s.active) > 0 {
 		s.policy.Allocate.Allocate(s, n)
 	}
-	s.markDirty(n)
-	s.schedule(s.now+s.model.HeartbeatMs, evHeartbeat, n.ID, 0)
+	// Anything that changed the node (a launch, a kill, a usage sample, a
+	// phase end) has marked it dirty already.
+	s.scheduleBeat(s.now+s.model.HeartbeatMs, n.ID)
 }
 
 func (s *Sim) progress() { s.lastProgress = s.now }

@@ -16,6 +16,8 @@ import (
 type Order struct {
 	weight map[string]float64
 	usage  map[string]float64
+	sim    *sim.Sim
+	fresh  bool // usage holds this heartbeat's per-queue totals
 }
 
 // NewOrder returns the Fair order for the spec's queues.
@@ -38,18 +40,28 @@ func (o *Order) w(q string) float64 {
 	return 1
 }
 
-// Prepare implements base.Order.
+// Prepare implements base.Order. The per-queue totals are computed only
+// when two queues are compared (with one queue, never).
 func (o *Order) Prepare(s *sim.Sim) {
+	o.sim = s
+	o.fresh = false
+}
+
+func (o *Order) queueUsage() {
 	clear(o.usage)
-	for _, j := range s.Active() {
+	for _, j := range o.sim.Active() {
 		o.usage[base.QueueOf(j)] += float64(j.Alloc.MemMB - j.OppAlloc.MemMB)
 	}
+	o.fresh = true
 }
 
 // Less implements base.Order.
 func (o *Order) Less(_ *sim.Sim, a, b *sim.Job) bool {
 	qa, qb := base.QueueOf(a), base.QueueOf(b)
 	if qa != qb {
+		if !o.fresh {
+			o.queueUsage()
+		}
 		ra, rb := o.usage[qa]/o.w(qa), o.usage[qb]/o.w(qb)
 		if ra != rb {
 			return ra < rb
