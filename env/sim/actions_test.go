@@ -180,3 +180,17 @@ func TestReduceRampup(t *testing.T) {
 		t.Fatalf("reducers reached %.2f of running tasks while maps waited", worst)
 	}
 }
+
+// TestTruncatedRunLabelsEveryJob: a run cut by MaxMs labels jobs that never
+// arrived unfinished, and the invariants hold on the final state.
+func TestTruncatedRunLabelsEveryJob(t *testing.T) {
+	s := run(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(1, 1000)}}, MaxMs: 5000,
+		Jobs: []sim.JobSpec{job("a", 0, 1, res(1, 100), 10, flat(1, 10, 0)), job("b", 60, 1, res(1, 100), 10, flat(1, 10, 0))}})
+	if err := sim.CheckInvariants(s); err != nil {
+		t.Fatal(err)
+	}
+	sum := s.Summary()
+	if !sum.Truncated || sum.JobsUnfinished != 2 || s.Jobs[1].State != sim.JobUnfinished {
+		t.Fatalf("summary %+v, job b %v: want truncated with 2 unfinished jobs", sum, s.Jobs[1].State)
+	}
+}

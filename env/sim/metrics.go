@@ -56,13 +56,7 @@ func (s *Sim) Totals() (guaranteed, opportunistic Res, cpuUsed, memUsedMB float6
 }
 
 // Capacity returns the cluster's total capacity.
-func (s *Sim) Capacity() Res {
-	var c Res
-	for _, n := range s.Nodes {
-		c = c.Add(n.Spec.Cap)
-	}
-	return c
-}
+func (s *Sim) Capacity() Res { return s.capacity }
 
 // TaskRecord is one task attempt, as it ended.
 type TaskRecord struct {

@@ -18,9 +18,11 @@ func (s *Sim) markDirty(n *Node) {
 // the event just handled. Doing it once per event, after every change, keeps
 // a node's rates consistent whatever order the changes came in.
 func (s *Sim) flushDirty() {
+	// Recomputing one node never dirties another, but be safe and loop; the
+	// two buffers are reused so the hot path does not allocate.
 	for len(s.dirty) > 0 {
 		d := s.dirty
-		s.dirty = nil
+		s.dirty, s.dirtySpare = s.dirtySpare[:0], d
 		for _, n := range d {
 			n.dirty = false
 			s.recompute(n)

@@ -130,19 +130,21 @@ type Sim struct {
 	beats  fifoQueue // heartbeats, in time order
 	rng    *Rand
 
-	Nodes []*Node
-	Jobs  []*Job
-	Tasks []*Task
-	racks int
+	Nodes    []*Node
+	Jobs     []*Job
+	Tasks    []*Task
+	racks    int
+	capacity Res
 
 	waiting  []*Job // submitted, not admitted, in submission order
 	active   []*Job // admitted, not done, in admission order
 	jobsLeft int
 	arrived  int
 
-	dirty     []*Node
-	listeners []TaskListener
-	jobLis    []JobListener
+	dirty      []*Node
+	dirtySpare []*Node
+	listeners  []TaskListener
+	jobLis     []JobListener
 
 	lastProgress Ms
 	ended        bool
@@ -186,6 +188,7 @@ func New(cfg Config) (*Sim, error) {
 			s.racks = ns.Rack + 1
 		}
 		maxCap = maxCap.Max(ns.Cap)
+		s.capacity = s.capacity.Add(ns.Cap)
 		s.Nodes = append(s.Nodes, &Node{ID: int32(i), Spec: ns, boundaryAt: -1})
 	}
 	order := make([]int, len(cfg.Jobs))

@@ -1,7 +1,7 @@
 package base
 
 import (
-	"sort"
+	"slices"
 
 	"yarngym/env/sim"
 )
@@ -114,7 +114,15 @@ func (a *Allocator) rank(s *sim.Sim) {
 	// Prepare even for one job: orders double as limits' usage snapshots.
 	a.Order.Prepare(s)
 	if len(a.jobs) > 1 {
-		sort.SliceStable(a.jobs, func(x, y int) bool { return a.Order.Less(s, a.jobs[x], a.jobs[y]) })
+		slices.SortStableFunc(a.jobs, func(x, y *sim.Job) int {
+			switch {
+			case a.Order.Less(s, x, y):
+				return -1
+			case a.Order.Less(s, y, x):
+				return 1
+			}
+			return 0
+		})
 	}
 }
 

@@ -6,6 +6,7 @@ package fair
 
 import (
 	"fmt"
+	"slices"
 
 	"yarngym/env/sim"
 	"yarngym/policies/base"
@@ -82,6 +83,7 @@ func (o *Order) Less(_ *sim.Sim, a, b *sim.Job) bool {
 type AMShare struct {
 	MaxAMShare float64
 	order      *Order
+	active     []string
 }
 
 // Allow implements base.Limit.
@@ -91,17 +93,22 @@ func (l *AMShare) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
 	}
 	q := base.QueueOf(t.Job)
 	var am sim.Res
-	weights := map[string]float64{q: l.order.w(q)}
+	// Queues with running jobs share the cluster by weight. Weights are
+	// summed in sorted queue order, so the float sum is the same every run.
+	l.active = append(l.active[:0], q)
 	for _, j := range s.Active() {
 		jq := base.QueueOf(j)
-		weights[jq] = l.order.w(jq)
+		if !slices.Contains(l.active, jq) {
+			l.active = append(l.active, jq)
+		}
 		if jq == q && j.AM != nil && j.AM.State == sim.TaskRunning {
 			am = am.Add(j.AM.Req)
 		}
 	}
+	slices.Sort(l.active)
 	total := 0.0
-	for _, w := range weights {
-		total += w
+	for _, name := range l.active {
+		total += l.order.w(name)
 	}
 	share := l.order.w(q) / total * l.MaxAMShare
 	c := s.Capacity()
