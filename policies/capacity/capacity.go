@@ -21,10 +21,12 @@ type Queues struct {
 	am       map[string]sim.Res
 	// MaxAMPercent is maximum-am-resource-percent; negative switches it off.
 	MaxAMPercent float64
+	sim          *sim.Sim
 }
 
 // Prepare implements base.Order.
 func (q *Queues) Prepare(s *sim.Sim) {
+	q.sim = s
 	clear(q.used)
 	clear(q.am)
 	for _, j := range s.Active() {
@@ -126,5 +128,18 @@ func New(sp base.Spec) (*sim.Policy, error) {
 	p.Params.Add(sim.Param{Name: "max_am_percent", Doc: "share of a queue's capacity its AMs may hold (one AM always allowed); -1 switches it off",
 		Ref: "YARN CapacityScheduler maximum-am-resource-percent (default 0.1)", Min: -1, Max: 1, Default: 0.1, Value: &q.MaxAMPercent})
 	a.Params(p.Params, 40)
+	p.State = []sim.StateVar{{Name: "max_queue_load", Doc: "largest guaranteed memory used / capacity over the queues, at the last heartbeat",
+		Get: q.maxLoad}}
 	return p, nil
+}
+
+func (q *Queues) maxLoad() float64 {
+	if q.sim == nil {
+		return 0
+	}
+	m := 0.0
+	for name := range q.capacity {
+		m = max(m, q.ratio(q.sim, name))
+	}
+	return min(m, 1e6)
 }

@@ -130,5 +130,22 @@ func New(sp base.Spec) (*sim.Policy, error) {
 	p.Params.Add(sim.Param{Name: "max_am_share", Doc: "share of a queue's fair share its AMs may hold; -1 switches the limit off",
 		Ref: "YARN FairScheduler maxAMShare (default 0.5)", Min: -1, Max: 1, Default: 0.5, Value: &am.MaxAMShare})
 	a.Params(p.Params, 0)
+	p.State = []sim.StateVar{{Name: "am_vcores_share", Doc: "vCores held by running AMs / cluster vCores (what maxAMShare bounds per queue)",
+		Get: am.vcoresShare}}
 	return p, nil
+}
+
+// vcoresShare is the running AMs' share of the cluster's vCores.
+func (l *AMShare) vcoresShare() float64 {
+	if l.order.sim == nil {
+		return 0
+	}
+	s := l.order.sim
+	var v int64
+	for _, j := range s.Active() {
+		if j.AM != nil && j.AM.State == sim.TaskRunning {
+			v += j.AM.Req.VCores
+		}
+	}
+	return float64(v) / float64(s.Capacity().VCores)
 }

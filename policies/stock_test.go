@@ -1,0 +1,252 @@
+package policies_test
+
+import (
+	"math"
+	"testing"
+
+	"yarngym/env/sim"
+	"yarngym/policies"
+	"yarngym/policies/base"
+)
+
+func res(v, m int64) sim.Res { return sim.Res{VCores: v, MemMB: m} }
+
+var flat = &sim.Profile{Name: "t", Absolute: true, Phases: []sim.Phase{{Name: "run", Frac: 1, CPU: 0.5, Mem: 10}}}
+
+func job(name, queue string, submitS float64, n int, req sim.Res, durS float64) sim.JobSpec {
+	d := make([]sim.Ms, n)
+	for i := range d {
+		d[i] = sim.Ms(durS * 1000)
+	}
+	return sim.JobSpec{Name: name, Queue: queue, SubmitMs: sim.Ms(submitS * 1000),
+		Stages: []sim.StageSpec{{Name: "s", Kind: sim.KindGeneric, Req: req, Profile: flat, DurationsMs: d}}}
+}
+
+func newPolicy(t *testing.T, name string, sp base.Spec, params map[string]float64) *sim.Policy {
+	t.Helper()
+	p, err := policies.New(name, sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range params {
+		if err := p.Params.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
+}
+
+// runWatch runs with invariants checked and watch called after every event.
+func runWatch(t *testing.T, cfg sim.Config, watch func(*sim.Sim)) *sim.Sim {
+	t.Helper()
+	if cfg.Model.HeartbeatMs == 0 {
+		cfg.Model.HeartbeatMs = 100
+	}
+	cfg.AfterEvent = func(s *sim.Sim) {
+		if err := sim.CheckInvariants(s); err != nil {
+			t.Fatal(err)
+		}
+		if watch != nil {
+			watch(s)
+		}
+	}
+	s, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := s.Run(); sum.JobsCompleted != len(cfg.Jobs) {
+		t.Fatalf("%d of %d jobs completed: %+v", sum.JobsCompleted, len(cfg.Jobs), sum)
+	}
+	return s
+}
+
+// TestFairShares: Fair splits a contended cluster between two jobs of one
+// queue equally, and between queues by weight.
+func TestFairShares(t *testing.T) {
+	cases := []struct {
+		name   string
+		queues []base.Queue
+		qa, qb string
+		want   float64 // a's share of the containers while both run
+	}{
+		{"one queue, equal jobs", nil, "", "", 0.5},
+		{"weights 3:1", []base.Queue{{Name: "a", Weight: 3}, {Name: "b", Weight: 1}}, "a", "b", 0.75},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var shareSum float64
+			var samples int
+			nodes := []sim.NodeSpec{{Name: "n0", Cap: res(8, 8192)}, {Name: "n1", Cap: res(8, 8192)}}
+			jobs := []sim.JobSpec{job("a", c.qa, 0, 400, res(1, 512), 5), job("b", c.qb, 0.05, 400, res(1, 512), 5)}
+			runWatch(t, sim.Config{Nodes: nodes, Jobs: jobs, Policy: newPolicy(t, "fair", base.Spec{Queues: c.queues}, nil)},
+				func(s *sim.Sim) {
+					a, b := s.Jobs[0], s.Jobs[1]
+					if s.Now() > 20000 && s.Now() < 100000 && a.Running+b.Running == 16 {
+						shareSum += float64(a.Running) / 16
+						samples++
+					}
+				})
+			if samples == 0 {
+				t.Fatal("never saw both jobs running on a full cluster")
+			}
+			if got := shareSum / float64(samples); math.Abs(got-c.want) > 0.04 {
+				t.Fatalf("job a held %.3f of the containers, want %.2f", got, c.want)
+			}
+		})
+	}
+}
+
+// TestFairMaxAMShare: with maxAMShare 0.5, AMs never hold more than half of
+// the cluster; switched off, they take everything (AutoAdmin Sec. 2.2).
+func TestFairMaxAMShare(t *testing.T) {
+	for _, c := range []struct {
+		share   float64
+		maxAMs  int
+		wantAll bool
+	}{{0.5, 5, true}, {0.25, 2, true}} {
+		worst := 0
+		var jobs []sim.JobSpec
+		for i := 0; i < 12; i++ {
+			j := job("j", "", 0, 2, res(1, 256), 5)
+			j.AM = res(1, 256)
+			jobs = append(jobs, j)
+		}
+		runWatch(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(10, 10240)}}, Jobs: jobs,
+			Policy: newPolicy(t, "fair", base.Spec{}, map[string]float64{"max_am_share": c.share})},
+			func(s *sim.Sim) {
+				n := 0
+				for _, j := range s.Jobs {
+					if j.AM.State == sim.TaskRunning {
+						n++
+					}
+				}
+				worst = max(worst, n)
+			})
+		if worst != c.maxAMs {
+			t.Fatalf("max_am_share %v: up to %d AMs ran at once, want %d", c.share, worst, c.maxAMs)
+		}
+	}
+}
+
+// TestCapacityGuarantees: queues get their capacity when both are busy, and a
+// queue never passes its max-capacity even when the other is idle.
+func TestCapacityGuarantees(t *testing.T) {
+	queues := []base.Queue{{Name: "a", Capacity: 0.75, MaxCapacity: 1}, {Name: "b", Capacity: 0.25, MaxCapacity: 0.5}}
+	nodes := []sim.NodeSpec{{Name: "n0", Cap: res(8, 8192)}, {Name: "n1", Cap: res(8, 8192)}}
+	// Both busy from 0 s; a alone from 200 s on (b's job is short), b alone later.
+	jobs := []sim.JobSpec{job("a", "a", 0, 300, res(1, 512), 5), job("b", "b", 0, 200, res(1, 512), 5), job("b-alone", "b", 200, 200, res(1, 512), 5)}
+	var share float64
+	var samples, bMax int
+	runWatch(t, sim.Config{Nodes: nodes, Jobs: jobs, Policy: newPolicy(t, "capacity", base.Spec{Queues: queues}, map[string]float64{"locality_delay": 0})},
+		func(s *sim.Sim) {
+			a, b := s.Jobs[0], s.Jobs[1]
+			if a.Running+b.Running == 16 && s.HasPending(a) && s.HasPending(b) {
+				share += float64(a.Running) / 16
+				samples++
+			}
+			if s.Jobs[0].State == sim.JobDone {
+				bMax = max(bMax, s.Jobs[2].Running)
+			}
+		})
+	if samples == 0 {
+		t.Fatal("never saw both queues busy")
+	}
+	if got := share / float64(samples); math.Abs(got-0.75) > 0.07 {
+		t.Fatalf("queue a held %.3f of the cluster while both were busy, want 0.75", got)
+	}
+	if bMax != 8 {
+		t.Fatalf("queue b alone ran %d containers, want 8 (its max-capacity, half of 16)", bMax)
+	}
+}
+
+// TestFIFOStrictVersusBackfill on DRESS Fig. 1: strict first-come-first-serve
+// gives waits 0, 9, 28, 27 s; YARN's FifoScheduler (backfill) lets job 3 in
+// beside job 1 and job 4 in at 10 s, starving job 2 until 20 s (waits 0, 19,
+// 0, 7 s). Reference: DRESS Sec. I.
+func TestFIFOStrictVersusBackfill(t *testing.T) {
+	jobs := []sim.JobSpec{job("1", "", 0, 1, res(3, 3000), 10), job("2", "", 1, 1, res(4, 4000), 20), job("3", "", 2, 1, res(3, 3000), 10), job("4", "", 3, 1, res(3, 3000), 10)}
+	for _, c := range []struct {
+		backfill float64
+		waits    []sim.Ms
+	}{{0, []sim.Ms{0, 9000, 28000, 27000}}, {1, []sim.Ms{0, 19000, 0, 7000}}} {
+		s := runWatch(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(6, 6000)}}, Jobs: jobs,
+			Policy: newPolicy(t, "fifo", base.Spec{}, map[string]float64{"backfill": c.backfill})}, nil)
+		for i, j := range s.Jobs {
+			if w := j.StartMs - j.Spec.SubmitMs; w != c.waits[i] {
+				t.Fatalf("backfill %v: job %d waited %d ms, want %d", c.backfill, i+1, w, c.waits[i])
+			}
+		}
+	}
+}
+
+// TestDelaySchedulingRaisesLocality: waiting for node-local maps (YARN
+// node-locality-delay) runs more maps node-local than taking any node.
+func TestDelaySchedulingRaisesLocality(t *testing.T) {
+	// Few maps per job against many nodes: a node offered to the job at the
+	// head of the line rarely holds one of its blocks.
+	var nodes []sim.NodeSpec
+	for i := 0; i < 24; i++ {
+		nodes = append(nodes, sim.NodeSpec{Name: "n", Rack: i / 6, Cap: res(1, 4096)})
+	}
+	mk := func() []sim.JobSpec {
+		var jobs []sim.JobSpec
+		for i := 0; i < 8; i++ {
+			j := job("m", "", float64(i), 12, res(1, 512), 8)
+			j.Stages[0].Kind = sim.KindMap
+			j.Stages[0].BlockReplicas = 1
+			jobs = append(jobs, j)
+		}
+		return jobs
+	}
+	local := func(delay float64) float64 {
+		cfg := sim.Config{Nodes: nodes, Jobs: mk(), Seed: 7, RecordTasks: true,
+			Policy: newPolicy(t, "fair", base.Spec{}, map[string]float64{"locality_delay": delay})}
+		s := runWatch(t, cfg, nil)
+		n, l := 0, 0
+		for _, r := range s.TaskRecords() {
+			if r.Kind == sim.KindMap {
+				n++
+				if r.Locality == sim.NodeLocal {
+					l++
+				}
+			}
+		}
+		return float64(l) / float64(n)
+	}
+	without, with := local(0), local(24)
+	t.Logf("node-local maps: %.2f without delay, %.2f with", without, with)
+	if with < without+0.2 {
+		t.Fatalf("node-local share %.2f with delay scheduling vs %.2f without: want a clear gain", with, without)
+	}
+}
+
+// TestRegistry: every policy builds, its parameter names are unique and its
+// defaults lie in their ranges; unknown names are refused.
+func TestRegistry(t *testing.T) {
+	all := policies.All()
+	if len(all) < 3 {
+		t.Fatalf("%d policies registered", len(all))
+	}
+	for i, in := range all {
+		if i > 0 && all[i-1].Name >= in.Name {
+			t.Fatalf("All() not sorted: %s before %s", all[i-1].Name, in.Name)
+		}
+		p, err := policies.New(in.Name, base.Spec{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, q := range p.Params.List() {
+			if seen[q.Name] {
+				t.Fatalf("%s: parameter %s declared twice", in.Name, q.Name)
+			}
+			seen[q.Name] = true
+			if q.Default < q.Min || q.Default > q.Max || *q.Value != q.Default || q.Doc == "" || q.Ref == "" {
+				t.Fatalf("%s: parameter %+v: default outside range, not applied, or undocumented", in.Name, q)
+			}
+		}
+	}
+	if _, err := policies.New("nope", base.Spec{}); err == nil {
+		t.Fatal("unknown policy accepted")
+	}
+}
