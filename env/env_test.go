@@ -2,6 +2,7 @@ package env
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -232,8 +233,16 @@ func TestObservations(t *testing.T) {
 			if len(sp.Shape) != 1 || sp.Shape[0] != len(names) || len(sp.Low) != len(names) || len(sp.High) != len(names) || e.ObsDim() != len(names) {
 				t.Fatalf("shape %v, %d names, %d/%d bounds", sp.Shape, len(names), len(sp.Low), len(sp.High))
 			}
-			if want := numBase + len(c.cfg.Controlled); len(names) != want {
-				t.Fatalf("%d features, want %d", len(names), want)
+			if _, _, err := e.Reset(1); err != nil {
+				t.Fatal(err)
+			}
+			if want := numBase + len(e.Sim().Policy().State) + len(c.cfg.Controlled); len(names) != want {
+				t.Fatalf("%d features, want %d (base, policy state, controlled)", len(names), want)
+			}
+			for _, v := range e.Sim().Policy().State {
+				if !slices.Contains(names, "policy."+v.Name) {
+					t.Fatalf("policy state %s is not observed: %v", v.Name, names)
+				}
 			}
 			for i := range sp.Low {
 				if !(sp.Low[i] <= sp.High[i]) || math.IsInf(float64(sp.Low[i]), 0) || math.IsInf(float64(sp.High[i]), 0) {

@@ -104,16 +104,16 @@ func cmdScenarios(args []string, w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tPAPER\tPOLICY\tDESCRIPTION")
 	for _, name := range scenario.Builtins() {
-		sc, err := scenario.Load(name, nil)
+		f, err := scenario.Describe(name)
 		if err != nil {
 			return fmt.Errorf("built-in scenario %s is broken: %w", name, err)
 		}
-		desc := sc.File.Description
+		desc := f.Description
 		if len(desc) > 100 {
 			cut := strings.LastIndex(desc[:100], " ")
 			desc = desc[:cut] + " ..."
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, sc.File.Paper, sc.File.Policy.Name, desc)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, f.Paper, f.Policy.Name, desc)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nworkload generators: %s\n", strings.Join(workload.Names(), ", "))

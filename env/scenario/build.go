@@ -323,7 +323,11 @@ func (sc *Scenario) resolvePaths() {
 	}
 	path := p.PathPtr()
 	if strings.HasPrefix(*path, "${traces}") {
-		*path = filepath.Join(TracesDir(), strings.TrimPrefix(*path, "${traces}"))
+		dir := TracesDir()
+		if _, err := os.Stat(dir); err != nil {
+			dir += " (not found: set YARNGYM_TRACES to the shared traces folder)"
+		}
+		*path = filepath.Join(dir, strings.TrimPrefix(*path, "${traces}"))
 	} else if *path != "" && !filepath.IsAbs(*path) {
 		*path = filepath.Join(sc.Dir, *path)
 	}

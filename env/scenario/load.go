@@ -58,6 +58,20 @@ func Builtins() []string {
 	return out
 }
 
+// Describe reads a built-in scenario's header (name, paper, description,
+// policy) without validating or building it: cheap, for listings.
+func Describe(name string) (File, error) {
+	data, src, _, err := read(name)
+	if err != nil {
+		return File{}, err
+	}
+	var f File
+	if _, err := toml.Decode(string(data), &f); err != nil {
+		return File{}, &Error{Source: src, Reason: tomlReason(err)}
+	}
+	return f, nil
+}
+
 // Load reads a built-in scenario by name, or a TOML file by path, and applies
 // overrides: "KEY=VALUE" where KEY is a policy parameter name (e.g. rho) or a
 // dotted path into the file (e.g. workload.options.jobs, cluster.nodes.0.vcores).
