@@ -1,6 +1,7 @@
 // Command yarngym runs yarngym's scenarios and lists what it has.
 //
 //	yarngym run SCENARIO [--policy NAME] [--set key=value ...] [--seed N] [--out DIR] [--format table|json]
+//	yarngym repro PAPER [--seeds N] [--format table|json] [--parallel K]
 //	yarngym scenarios
 //	yarngym policies
 //
@@ -26,6 +27,7 @@ func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(form
 
 const usage = `usage:
   yarngym run SCENARIO [--policy NAME] [--set key=value ...] [--seed N] [--out DIR] [--format table|json]
+  yarngym repro PAPER [--seeds N] [--format table|json] [--parallel K]
   yarngym scenarios
   yarngym policies
 
@@ -54,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	switch args[0] {
 	case "run":
 		err = cmdRun(args[1:], stdout, stderr)
+	case "repro":
+		err = cmdRepro(args[1:], stdout, stderr)
 	case "scenarios":
 		err = cmdScenarios(args[1:], stdout)
 	case "policies":

@@ -1,0 +1,2 @@
+// Package all registers every paper's reproduction with package repro.
+package all

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"yarngym/benchmarks/repro"
+	_ "yarngym/benchmarks/repro/all" // registers every paper
+)
+
+func cmdRepro(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("repro", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	seeds := fs.Int("seeds", 3, "seeds per experiment (1..N)")
+	format := fs.String("format", "table", "table or json")
+	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "runs at once")
+	pos, flags := splitArgs(args, map[string]bool{"seeds": true, "format": true, "parallel": true})
+	if err := fs.Parse(flags); err != nil {
+		return usagef("repro: %v", err)
+	}
+	if len(pos) != 1 {
+		return usagef("repro takes one paper: %s", strings.Join(repro.Names(), ", "))
+	}
+	p, ok := repro.Lookup(pos[0])
+	if !ok {
+		return usagef("repro: unknown paper %q (known: %s)", pos[0], strings.Join(repro.Names(), ", "))
+	}
+	if *seeds < 1 || *parallel < 1 {
+		return usagef("repro: --seeds and --parallel must be at least 1")
+	}
+	if *format != "table" && *format != "json" {
+		return usagef("repro: --format %q is not table or json", *format)
+	}
+	ctx := repro.Context{Seeds: repro.Seeds(*seeds), Parallel: *parallel,
+		Progress: func(msg string) { fmt.Fprintf(stderr, "  ran %s\n", msg) }}
+	rows, err := p.Run(ctx)
+	if err != nil {
+		return err
+	}
+	if *format == "json" {
+		return repro.WriteJSON(stdout, rows)
+	}
+	repro.WriteTable(stdout, fmt.Sprintf("%s (%d seeds)", p.Title, *seeds), rows)
+	return nil
+}
