@@ -8,19 +8,35 @@ build:
 	$(GO) build -o $(BIN) ./cmd/yarngym
 
 # The main job: OPERA's MapReduce experiment (Sec. IV-B) under Fair, with
-# per-job and per-task results written to out/demo.
+# per-job and per-task results written to out/demo/opera-mr; then the quick
+# benchmark suite with its HTML report in out/demo/quick.
 demo: build
-	$(BIN) run opera-mr --seed 1 --out out/demo
-	@echo "results: $(CURDIR)/out/demo (summary.json, jobs.csv, tasks.csv)"
+	$(BIN) run opera-mr --seed 1 --out out/demo/opera-mr
+	@echo "results: $(CURDIR)/out/demo/opera-mr (summary.json, jobs.csv, tasks.csv)"
+	$(BIN) bench quick --out out/demo/quick
+	@echo "report: $(CURDIR)/out/demo/quick/report.html"
 
 vet:
 	$(GO) vet ./...
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed on: $$out"; exit 1; fi
 
-gotest:
+gotest: chromium
 	$(GO) test ./...
 
-test: vet gotest
+test: vet gotest pytest
+
+# The Python package (bindings/python) in a virtualenv .venv, made if missing:
+# installs numpy, gymnasium, cffi, pytest and yarngym itself (editable; its
+# build hook runs go build -buildmode=c-shared), then runs the Python tests.
+PYTHON ?= python3
+VENV ?= .venv
+.PHONY: pytest
+pytest:
+	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+	  echo "cannot create $(VENV) with '$(PYTHON) -m venv' (on Debian/Ubuntu: apt-get install python3-venv)"; exit 1; }
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check numpy gymnasium cffi pytest hatchling
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-build-isolation -e .
+	$(VENV)/bin/python -m pytest -q bindings/python/tests
 
 # Engine throughput on one simulated day of the SWIM FB-2009 trace (600 nodes).
 bench:
@@ -35,3 +51,26 @@ fuzz:
 
 clean:
 	rm -rf bin out
+
+# Headless Chromium for the report's browser test (Debian's chromium), installed
+# where missing; where it cannot be, that test skips and says why.
+.PHONY: chromium
+chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { echo "installing chromium (apt-get) for the report's browser test"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 || \
+	    echo "chromium could not be installed: the report's browser test will skip"; }
+
+# The echarts script the HTML reports inline is committed (Apache-2.0, with its
+# LICENSE and NOTICE) in benchmarks/report/assets/echarts. This re-fetches the
+# version named in benchmarks/report/assets.go from the npm registry into the
+# gitignored .cache/ and checks it against the pinned sha256.
+ECHARTS_VERSION = $(shell sed -n 's/.*EchartsVersion *= *"\(.*\)".*/\1/p' benchmarks/report/assets.go)
+.PHONY: echarts
+echarts:
+	rm -rf .cache/echarts && mkdir -p .cache/echarts
+	cd .cache/echarts && npm pack --silent echarts@$(ECHARTS_VERSION) >/dev/null && \
+	  tar xzf echarts-$(ECHARTS_VERSION).tgz package/dist/echarts.min.js package/LICENSE package/NOTICE package/licenses/LICENSE-d3
+	cp .cache/echarts/package/dist/echarts.min.js .cache/echarts/package/LICENSE .cache/echarts/package/NOTICE \
+	  .cache/echarts/package/licenses/LICENSE-d3 benchmarks/report/assets/echarts/
+	$(GO) test ./benchmarks/report -run TestVendoredEcharts

@@ -224,7 +224,7 @@ func TestObservations(t *testing.T) {
 		{"quick", Config{Scenario: "quick", ControlIntervalS: 15}, nil, false},
 		{"autoadmin tuner", Config{Scenario: "autoadmin-66", Policy: "fair", Controlled: []string{"max_am_share", "locality_delay"}}, []float64{0.2, 3}, false},
 		{"dress-fig1 capacity", Config{Scenario: "dress-fig1", Policy: "capacity", ControlIntervalS: 5}, nil, false},
-		{"ras", Config{Scenario: "ras", ControlIntervalS: 600, Reward: map[string]float64{"kills": 1, "wasted": 1}}, nil, true},
+		{"opera kills", Config{Scenario: "opera-spark", Policy: "opera", ControlIntervalS: 600, Reward: map[string]float64{"kills": 1, "wasted": 1}}, nil, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -8,10 +8,15 @@ import (
 	"sort"
 
 	"yarngym/env/sim"
+	"yarngym/policies/autoadmin"
 	"yarngym/policies/base"
 	"yarngym/policies/capacity"
+	"yarngym/policies/dress"
 	"yarngym/policies/fair"
 	"yarngym/policies/fifo"
+	"yarngym/policies/ikayak"
+	"yarngym/policies/opera"
+	"yarngym/policies/ras"
 )
 
 // Info describes a registered policy.
@@ -25,6 +30,11 @@ var registry = []Info{
 	{"fifo", "first-come-first-serve (backfill = 1: YARN FifoScheduler)", fifo.New},
 	{"fair", "YARN FairScheduler: fair share by memory, maxAMShare, node reservation", fair.New},
 	{"capacity", "YARN CapacityScheduler: queue capacities, max-capacity, AM limit, node reservation", capacity.New},
+	{"ikayak", "iKayak: Capacity with reservation-aware executor placement, reducer suspension, locality-aware map shrinking", ikayak.New}, {"spreadout", "iKayak Sec. 5.2 baseline: Capacity with Spark's SpreadOut executor placement", ikayak.NewSpreadOut}, {"nonspreadout", "iKayak Sec. 5.2 baseline: Capacity with Spark's NonSpreadOut executor placement", ikayak.NewNonSpreadOut}, {"yarn-client", "iKayak Sec. 5.1 baseline: Capacity hosting one Spark application at a time (YARN-client model)", ikayak.NewYARNClient},
+	{"opera", "OPERA: Fair plus opportunistic containers for classified-short tasks, node monitor (relief_policy), reservation", opera.New},
+	{"dress", "DRESS: Capacity with small/large-demand pools, reserve ratio delta from predicted container releases", dress.New},
+	{"ras", "RAS: resource-aware job-slot placement maximising the lowest goal utility, in control cycles", ras.New},
+	{"autoadmin", "AutoAdmin: Fair with dynamic reservation admission control (RIC, RRP, ARC)", autoadmin.New}, {"static-reserve", "AutoAdmin Sec. 2.3 baseline: Fair admitting jobs while reserved_vcores stay free of AMs", autoadmin.NewStatic},
 }
 
 // All returns the registered policies sorted by name.

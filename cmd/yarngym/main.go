@@ -2,6 +2,8 @@
 //
 //	yarngym run SCENARIO [--policy NAME] [--set key=value ...] [--seed N] [--out DIR] [--format table|json]
 //	yarngym repro PAPER [--seeds N] [--format table|json] [--parallel K]
+//	yarngym bench SUITE [--seeds N] [--out DIR] [--parallel K] [--timeline S]
+//	yarngym report RESULTS_DIR
 //	yarngym scenarios
 //	yarngym policies
 //
@@ -28,12 +30,17 @@ func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(form
 const usage = `usage:
   yarngym run SCENARIO [--policy NAME] [--set key=value ...] [--seed N] [--out DIR] [--format table|json]
   yarngym repro PAPER [--seeds N] [--format table|json] [--parallel K]
+  yarngym bench SUITE [--seeds N] [--out DIR] [--parallel K] [--timeline S]
+  yarngym report RESULTS_DIR
   yarngym scenarios
   yarngym policies
 
 SCENARIO is a built-in scenario (see 'yarngym scenarios') or a TOML file.
 --set NAME=VALUE sets a policy parameter (see 'yarngym policies');
 --set a.b.c=VALUE sets a key of the scenario file (e.g. workload.options.jobs=72).
+bench runs every (scenario, policy, seed) of a suite (quick, papers, opera, dress,
+autoadmin, ikayak, ras) and writes CSV, summary.json and report.html to --out
+(default out/bench/SUITE); report rebuilds report.html from such a folder.
 `
 
 func main() {
@@ -58,6 +65,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		err = cmdRun(args[1:], stdout, stderr)
 	case "repro":
 		err = cmdRepro(args[1:], stdout, stderr)
+	case "bench":
+		err = cmdBench(args[1:], stdout, stderr)
+	case "report":
+		err = cmdReport(args[1:], stdout)
 	case "scenarios":
 		err = cmdScenarios(args[1:], stdout)
 	case "policies":

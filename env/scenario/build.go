@@ -39,6 +39,8 @@ func (sc *Scenario) validate() error {
 			return bad(k+".mem_mb", "must be at least 1, got %d", g.MemMB)
 		case g.Cores < 0, g.DiskMBps < 0, g.NetMBps < 0, g.Speed < 0:
 			return bad(k, "cores, disk_mbps, net_mbps and speed must not be negative")
+		case g.ReduceSlots < 0:
+			return bad(k+".reduce_slots", "must not be negative, got %d", g.ReduceSlots)
 		}
 		maxCap = maxCap.Max(sim.Res{VCores: g.VCores, MemMB: g.MemMB})
 	}
@@ -65,6 +67,12 @@ func (sc *Scenario) validate() error {
 	if f.Policy.Name == "" {
 		return bad("policy.name", "a scenario names its policy")
 	}
+	// --set parameters are checked by Build against the policy actually
+	// run, which a caller may override (yarngym run X --policy opera --set
+	// relief_policy=1); here only the file's own parameters are.
+	sets := sc.ParamSets
+	sc.ParamSets = nil
+	defer func() { sc.ParamSets = sets }()
 	if _, err := sc.policy(f.Policy.Name); err != nil {
 		return err
 	}
@@ -244,7 +252,8 @@ func (sc *Scenario) Build(seed uint64, policyName string) (sim.Config, error) {
 				name = "node"
 			}
 			cfg.Nodes = append(cfg.Nodes, sim.NodeSpec{Name: fmt.Sprintf("%s-%d", name, id), Rack: id / perRack,
-				Cap: sim.Res{VCores: g.VCores, MemMB: g.MemMB}, Cores: g.Cores, DiskMBps: g.DiskMBps, NetMBps: g.NetMBps, Speed: g.Speed})
+				Cap: sim.Res{VCores: g.VCores, MemMB: g.MemMB}, Cores: g.Cores, DiskMBps: g.DiskMBps, NetMBps: g.NetMBps, Speed: g.Speed,
+				ReduceSlots: g.ReduceSlots})
 		}
 	}
 	rng := sim.NewRand(sim.DeriveSeed(seed, sim.HashString("workload")))

@@ -209,6 +209,11 @@ func TestBadInput(t *testing.T) {
 			}
 			sc, err := scenario.Parse([]byte(text), "case.toml", ".", c.sets)
 			if err == nil {
+				// --set policy parameters are checked when the run is built
+				// (against the policy that runs): still before anything runs.
+				_, err = sc.Build(1, "")
+			}
+			if err == nil {
 				t.Fatalf("accepted: %+v", sc.File)
 			}
 			msg := err.Error()
@@ -222,6 +227,25 @@ func TestBadInput(t *testing.T) {
 	}
 	if _, err := scenario.Parse([]byte(good), "good.toml", ".", nil); err != nil {
 		t.Fatalf("the good scenario is refused: %v", err)
+	}
+}
+
+// TestSetFollowsPolicyOverride: --set parameters belong to the policy that
+// runs, which may differ from the file's.
+func TestSetFollowsPolicyOverride(t *testing.T) {
+	sc, err := scenario.Parse([]byte(good), "good.toml", ".", []string{"backfill=1"})
+	if err != nil {
+		t.Fatalf("a parameter of the overriding policy is refused at load: %v", err)
+	}
+	cfg, err := sc.Build(1, "fifo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *cfg.Policy.Params.Get("backfill").Value != 1 {
+		t.Fatal("backfill not set on fifo")
+	}
+	if _, err := sc.Build(1, ""); err == nil || !strings.Contains(err.Error(), "backfill") {
+		t.Fatalf("fair has no backfill: want an error naming it, got %v", err)
 	}
 }
 

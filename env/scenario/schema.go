@@ -32,6 +32,9 @@ type NodeGroup struct {
 	DiskMBps float64 `toml:"disk_mbps"`
 	NetMBps  float64 `toml:"net_mbps"`
 	Speed    float64 `toml:"speed"`
+	// ReduceSlots > 0 makes the nodes Hadoop 1 TaskTrackers with typed
+	// slots: vcores are map slots, reducers use reduce_slots of their own.
+	ReduceSlots int `toml:"reduce_slots"`
 }
 
 // Model overrides the cluster model's constants (sim.DefaultModel).

@@ -44,6 +44,9 @@ func CheckInvariants(s *Sim) error {
 		if !near(d.CPU, n.Demand.CPU) || !near(d.MemMB, n.Demand.MemMB) || !near(d.IOMBps, n.Demand.IOMBps) {
 			return fmt.Errorf("t=%d node %d: demand %+v, containers use %+v", s.now, n.ID, n.Demand, d)
 		}
+		if n.typed() && n.Reducers() > n.Spec.ReduceSlots {
+			return fmt.Errorf("t=%d node %d: %d reducers in %d reduce slots", s.now, n.ID, n.Reducers(), n.Spec.ReduceSlots)
+		}
 		if n.Reserved != nil && (n.Reserved.State != TaskPending || n.Reserved.Job.State != JobAdmitted) {
 			return fmt.Errorf("t=%d node %d: reserved for %s which is %v", s.now, n.ID, n.Reserved, n.Reserved.State)
 		}

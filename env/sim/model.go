@@ -73,6 +73,7 @@ type Node struct {
 	SwapMs Ms
 
 	lastAdvance Ms
+	lastReduce  Ms // when a reducer last launched here (typed slots), -1 before
 	nextSample  Ms
 	boundaryAt  Ms // time of the pending boundary event, -1 if none
 	epoch       uint32

@@ -25,6 +25,9 @@ func (s *Sim) flushDirty() {
 		s.dirty, s.dirtySpare = s.dirtySpare[:0], d
 		for _, n := range d {
 			n.dirty = false
+			// A node dirtied by another node's event (a map's end ungating a
+			// reducer here) must be brought up to now before its rates change.
+			s.advance(n)
 			s.recompute(n)
 		}
 	}
@@ -71,7 +74,10 @@ func (s *Sim) settle(n *Node) {
 			}
 		}
 		if t.phase >= len(t.phases) {
-			s.complete(t) // removes t from n.Containers: do not advance i
+			// complete removes t, and its job's AM when the job ends, which
+			// may sit before t: rescan from the start.
+			s.complete(t)
+			i = 0
 			continue
 		}
 		s.setUsage(t, n)
@@ -123,6 +129,9 @@ func (s *Sim) setUsage(t *Task, n *Node) {
 		}
 		if t.shrunk > 0 && u.CPU > float64(t.shrunk) {
 			u.CPU = float64(t.shrunk)
+		}
+		if t.Alloc.MemMB < t.Req.MemMB && u.MemMB > float64(t.Alloc.MemMB) {
+			u.MemMB = float64(t.Alloc.MemMB) // launched shrunk (LaunchShrunk)
 		}
 	}
 	s.acct.memUsed += u.MemMB - t.Use.MemMB
@@ -218,6 +227,10 @@ func (s *Sim) recompute(n *Node) {
 				share = ioShare
 			}
 			t.rate = n.Spec.Speed * memFactor * share
+			if ph.Spill && t.Alloc.MemMB < t.Req.MemMB {
+				// A smaller sort buffer spills proportionally more often.
+				t.rate *= float64(t.Alloc.MemMB) / float64(t.Req.MemMB)
+			}
 			if ph.Read {
 				switch t.Locality {
 				case RackLocal:

@@ -19,28 +19,45 @@ func (s *Sim) NextTask(j *Job, n *Node, max Locality) *Task {
 		}
 	}
 	for i := len(j.Stages) - 1; i >= 0; i-- {
-		st := j.Stages[i]
-		if !st.Released || st.Pending == 0 || !s.rampupAllows(j, st) {
-			continue
-		}
-		if st.byNode != nil {
-			if t := firstPending(st.byNode, n.ID); t != nil {
-				return t
-			}
-			if max >= RackLocal {
-				if t := firstPending(st.byRack, n.Spec.Rack); t != nil {
-					return t
-				}
-			}
-			if max < OffRack {
-				continue
-			}
-		}
-		if t := st.headPending(); t != nil {
+		if t := s.stageNext(j, j.Stages[i], n, max); t != nil {
 			return t
 		}
 	}
 	return nil
+}
+
+// NextTaskInStage is NextTask restricted to stage i of job j (never the AM):
+// mechanisms that pass over one stage's tasks for another's (OPERA offers
+// opportunistic containers to the short stages only) look at each in turn.
+func (s *Sim) NextTaskInStage(j *Job, i int, n *Node, max Locality) *Task {
+	if j.State != JobAdmitted || i < 0 || i >= len(j.Stages) {
+		return nil
+	}
+	if j.AM != nil && (j.AM.State == TaskPending || s.now < j.amReadyMs) {
+		return nil
+	}
+	return s.stageNext(j, j.Stages[i], n, max)
+}
+
+// stageNext is the next pending task of stage st for node n (see NextTask).
+func (s *Sim) stageNext(j *Job, st *Stage, n *Node, max Locality) *Task {
+	if !st.Released || st.Pending == 0 || !s.slotAllows(j, st, n) {
+		return nil
+	}
+	if st.byNode != nil {
+		if t := firstPending(st.byNode, n.ID); t != nil {
+			return t
+		}
+		if max >= RackLocal {
+			if t := firstPending(st.byRack, n.Spec.Rack); t != nil {
+				return t
+			}
+		}
+		if max < OffRack {
+			return nil
+		}
+	}
+	return st.headPending()
 }
 
 // HasPending reports whether the job asks for any container now.
@@ -150,7 +167,9 @@ func (s *Sim) preemptReducers() {
 			}
 			var newest *Task
 			for _, t := range st.Tasks {
-				if (t.State == TaskRunning || t.State == TaskSuspended) && (newest == nil || t.StartMs > newest.StartMs) {
+				// A reducer in a typed reduce slot holds no map slot: killing
+				// it would free nothing for the maps.
+				if (t.State == TaskRunning || t.State == TaskSuspended) && !t.Node.typed() && (newest == nil || t.StartMs > newest.StartMs) {
 					newest = t
 				}
 			}

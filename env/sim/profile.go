@@ -25,6 +25,11 @@ type Phase struct {
 	// pass the fraction of the job's maps that have finished, so a reducer
 	// started early idles at low usage while it waits (slow-start).
 	Shuffle bool
+	// Spill phases sort and write output through an in-memory buffer sized
+	// with the container (io.sort.mb inside the task's heap): a container
+	// launched with a fraction f of its memory request (Sim.LaunchShrunk)
+	// spills 1/f times as often, so the phase runs at f of its speed.
+	Spill bool
 }
 
 // Profile is the usage shape of a kind of task: sub-phases in order, plus the

@@ -19,7 +19,7 @@ var MapProfile = &Profile{
 	Phases: []Phase{
 		{Name: "launch", Frac: 0.15, CPU: 0.60, Mem: 0.12},
 		{Name: "read-map", Frac: 0.70, CPU: 0.80, Mem: 0.29, IOMBps: 20, Read: true},
-		{Name: "spill-commit", Frac: 0.15, CPU: 0.55, Mem: 0.29, IOMBps: 40},
+		{Name: "spill-commit", Frac: 0.15, CPU: 0.55, Mem: 0.29, IOMBps: 40, Spill: true},
 	},
 	Jitter: 0.25,
 }

@@ -10,20 +10,45 @@ import "fmt"
 // is the policy's judgement. A node reserved for another task takes only
 // that task (YARN's reservation).
 func (s *Sim) Launch(t *Task, n *Node, kind ContainerKind) error {
+	return s.launch(t, n, kind, t.Req)
+}
+
+// LaunchShrunk starts pending task t in a guaranteed container on n that
+// holds alloc, less than t's request (iKayak Alg. 3: map containers
+// "proportionally shrank when they are initialized"). As with Shrink, the
+// task's CPU is capped at alloc's vCores; its memory use is capped at alloc's
+// MB, and its Spill phases run at alloc.MemMB / Req.MemMB of their speed.
+func (s *Sim) LaunchShrunk(t *Task, n *Node, alloc Res) error {
+	if t.Kind == KindAM {
+		return fmt.Errorf("launch %s: an ApplicationMaster cannot be shrunk", t)
+	}
+	if alloc.VCores < 1 || alloc.MemMB < 1 || !alloc.Fits(t.Req) {
+		return fmt.Errorf("launch %s: shrunk size %v outside [<1 vCores, 1 MB>, request %v]", t, alloc, t.Req)
+	}
+	return s.launch(t, n, Guaranteed, alloc)
+}
+
+func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	if t.State != TaskPending {
 		return fmt.Errorf("launch %s: task is %v, not pending", t, t.State)
 	}
 	if !s.Requestable(t) {
 		return fmt.Errorf("launch %s: task is not requested yet", t)
 	}
-	if kind == Guaranteed && !t.Req.Fits(n.Free()) {
-		return fmt.Errorf("launch %s on node %d: request %v does not fit free %v", t, n.ID, t.Req, n.Free())
+	if kind == Guaranteed && !alloc.Fits(n.Free()) {
+		return fmt.Errorf("launch %s on node %d: request %v does not fit free %v", t, n.ID, alloc, n.Free())
 	}
 	if kind == Opportunistic && t.Kind == KindAM {
 		return fmt.Errorf("launch %s: an ApplicationMaster cannot be opportunistic", t)
 	}
 	if n.Reserved != nil && n.Reserved != t && kind == Guaranteed {
 		return fmt.Errorf("launch %s on node %d: node is reserved for %s", t, n.ID, n.Reserved)
+	}
+	if t.Kind == KindReduce && n.typed() {
+		if n.Reducers() >= n.Spec.ReduceSlots {
+			return fmt.Errorf("launch %s on node %d: its %d reduce slots are taken", t, n.ID, n.Spec.ReduceSlots)
+		}
+		n.lastReduce = s.now
 	}
 	s.advance(n)
 	if t.reservedOn != nil {
@@ -34,7 +59,7 @@ func (s *Sim) Launch(t *Task, n *Node, kind ContainerKind) error {
 	t.State = TaskRunning
 	t.Node = n
 	t.Container = kind
-	t.Alloc = t.Req
+	t.Alloc = alloc
 	t.StartMs = s.now
 	if t.FirstStartMs < 0 {
 		t.FirstStartMs = s.now
@@ -46,19 +71,22 @@ func (s *Sim) Launch(t *Task, n *Node, kind ContainerKind) error {
 	}
 	t.gated = false
 	t.shrunk = 0
+	if alloc.VCores < t.Req.VCores {
+		t.shrunk = alloc.VCores
+	}
 	t.Locality = s.LocalityOf(t, n)
 	t.pos = len(n.Containers)
 	n.Containers = append(n.Containers, t)
 	if kind == Guaranteed {
-		n.Alloc = n.Alloc.Add(t.Req)
-		s.acct.allocG = s.acct.allocG.Add(t.Req)
+		n.Alloc = n.Alloc.Add(alloc)
+		s.acct.allocG = s.acct.allocG.Add(alloc)
 	} else {
-		n.OppAlloc = n.OppAlloc.Add(t.Req)
-		j.OppAlloc = j.OppAlloc.Add(t.Req)
-		s.acct.allocO = s.acct.allocO.Add(t.Req)
+		n.OppAlloc = n.OppAlloc.Add(alloc)
+		j.OppAlloc = j.OppAlloc.Add(alloc)
+		s.acct.allocO = s.acct.allocO.Add(alloc)
 		s.stats.OppLaunched++
 	}
-	j.Alloc = j.Alloc.Add(t.Req)
+	j.Alloc = j.Alloc.Add(alloc)
 	j.Running++
 	if j.StartMs < 0 {
 		j.StartMs = s.now
@@ -372,6 +400,11 @@ func (s *Sim) growAlloc(t *Task, by Res) {
 func (s *Sim) Reserve(n *Node, t *Task) error {
 	if !s.Requestable(t) {
 		return fmt.Errorf("reserve node %d for %s: task is not requested", n.ID, t)
+	}
+	if n.typed() {
+		// A TaskTracker's slots of a type are all alike: Hadoop 1 does not
+		// hold one for a task, and a free reduce slot stays usable.
+		return fmt.Errorf("reserve node %d for %s: typed-slot TaskTrackers are not reserved", n.ID, t)
 	}
 	if n.Reserved != nil && n.Reserved != t {
 		return fmt.Errorf("reserve node %d for %s: already reserved for %s", n.ID, t, n.Reserved)

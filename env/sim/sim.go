@@ -189,7 +189,10 @@ func New(cfg Config) (*Sim, error) {
 		}
 		maxCap = maxCap.Max(ns.Cap)
 		s.capacity = s.capacity.Add(ns.Cap)
-		s.Nodes = append(s.Nodes, &Node{ID: int32(i), Spec: ns, boundaryAt: -1})
+		if ns.ReduceSlots < 0 {
+			return nil, fmt.Errorf("node %d (%s): negative reduce slots", i, ns.Name)
+		}
+		s.Nodes = append(s.Nodes, &Node{ID: int32(i), Spec: ns, boundaryAt: -1, lastReduce: -1})
 	}
 	order := make([]int, len(cfg.Jobs))
 	for i := range order {
@@ -273,8 +276,8 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res) error {
 	}
 	for si := range spec.Stages {
 		ss := &spec.Stages[si]
-		if ss.Req.VCores <= 0 || ss.Req.MemMB <= 0 {
-			return fmt.Errorf("job %q stage %q: request %v must be positive", spec.Name, ss.Name, ss.Req)
+		if ss.Req.VCores < 0 || ss.Req.MemMB < 0 || ((ss.Req.VCores == 0 || ss.Req.MemMB == 0) && !s.slotOnlyOK(ss.Kind)) {
+			return fmt.Errorf("job %q stage %q: request %v must be positive (zero only for reducers on typed-slot nodes)", spec.Name, ss.Name, ss.Req)
 		}
 		if !ss.Req.Fits(maxCap) {
 			return fmt.Errorf("job %q stage %q: request %v is larger than any node", spec.Name, ss.Name, ss.Req)
@@ -587,6 +590,7 @@ func (s *Sim) finish(stuck bool) {
 	s.stuck = stuck
 	for _, n := range s.Nodes {
 		s.advance(n)
+		s.Unreserve(n) // the jobs below stop being admitted
 	}
 	s.acct.integrate(s.now)
 	for _, j := range s.Jobs {

@@ -69,4 +69,13 @@ type NodeSpec struct {
 	DiskMBps float64
 	NetMBps  float64
 	Speed    float64
+	// ReduceSlots, when > 0, makes the node a Hadoop 1 TaskTracker with
+	// typed slots (RAS Sec. 2; mapred.tasktracker.reduce.tasks.maximum):
+	// reducers run in ReduceSlots reduce slots of their own and request no
+	// vCores, so the node's vCores are its map slots. A TaskTracker takes at
+	// most one new reducer per heartbeat through NextTask (Hadoop 1's
+	// schedulers never assign more than one reduce task per heartbeat), and
+	// the YARN MapReduce AM's reduce ramp-up limit and reducer preemption do
+	// not apply there (its reducers take no map slot). 0: YARN containers.
+	ReduceSlots int
 }

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"math"
 
 	"yarngym/env/sim"
 )
@@ -15,9 +16,19 @@ import (
 // mixes terasort, wordmean, wordcount and pi jobs with per-application AM,
 // map and reduce sizes (Set = "exp1" ... "exp6").
 //
-// Assumed (not stated): one map per 128 MB block of input (100 MB: one map),
-// one reduce, task and AM memory 1 GB, all jobs submitted at once, and the
-// nominal task durations below.
+// Tasks per job (Hadoop 2.2 defaults, the paper's YARN version, Sec. 6):
+// teragen writes one file per map and runs mapreduce.job.maps = 2 maps, so
+// "100 MB input data generated through teragen" (Sec. 2.3) is two 50 MB
+// files; terasort's input format splits each file by the 128 MB block, so a
+// job runs 2 maps (TeragenMaps files x ceil(file / block)), and one reduce
+// (mapreduce.job.reduces = 1). randomtextwriter (wordcount, wordmean input)
+// writes one file when asked for less than its 1 GB per map: ceil(input /
+// block) maps. The reduce is requested after 5 % of the maps finished
+// (mapreduce.job.reduce.slowstart.completedmaps = 0.05), i.e. after the first.
+//
+// Assumed (not stated): task and AM memory 1 GB, all jobs submitted at once,
+// and the nominal task durations (MapS for one map, ReduceS for the reduce,
+// log-normal with Sigma). The AM's start-up is the scenario's model setting.
 type AutoAdminOptions struct {
 	Set             string  `toml:"set"`
 	Jobs            int     `toml:"jobs"`
@@ -26,6 +37,7 @@ type AutoAdminOptions struct {
 	MemMB           int64   `toml:"mem_mb"`
 	InputMB         float64 `toml:"input_mb"`
 	BlockMB         float64 `toml:"block_mb"`
+	TeragenMaps     int     `toml:"teragen_maps"`
 	MapS            float64 `toml:"map_s"`
 	ReduceS         float64 `toml:"reduce_s"`
 	Sigma           float64 `toml:"sigma"`
@@ -34,7 +46,7 @@ type AutoAdminOptions struct {
 
 func autoAdminDefaults() *AutoAdminOptions {
 	return &AutoAdminOptions{Jobs: 66, AMVCores: 1, TaskVCores: 4, MemMB: 1024, InputMB: 100, BlockMB: 128,
-		MapS: 25, ReduceS: 20, Sigma: 0.2}
+		MapS: 15, ReduceS: 20, Sigma: 0.2, TeragenMaps: 2}
 }
 
 // autoAdminApp is one cell of Table 4.2: job count; AM / map / reduce vCores;
@@ -66,6 +78,9 @@ func generateAutoAdmin(o *AutoAdminOptions, rng *sim.Rand) ([]sim.JobSpec, error
 		if err := checkPositive(c.key, c.v); err != nil {
 			return nil, err
 		}
+	}
+	if o.TeragenMaps < 1 {
+		return nil, fmt.Errorf("teragen_maps: must be at least 1, got %d", o.TeragenMaps)
 	}
 	if o.Sigma < 0 || o.SubmitIntervalS < 0 {
 		return nil, fmt.Errorf("sigma, submit_interval_s: must not be negative")
@@ -103,7 +118,11 @@ func generateAutoAdmin(o *AutoAdminOptions, rng *sim.Rand) ([]sim.JobSpec, error
 			more = more || left[i] > 0
 			maps := piMaps
 			if a.inputMB > 0 {
-				maps = int((a.inputMB + o.BlockMB - 1) / o.BlockMB)
+				files := 1
+				if a.app == "terasort" {
+					files = o.TeragenMaps
+				}
+				maps = files * int(math.Ceil(a.inputMB/float64(files)/o.BlockMB))
 			}
 			at := sim.Ms(float64(len(jobs)) * o.SubmitIntervalS * 1000)
 			name := fmt.Sprintf("%s-%d", a.app, a.jobs-left[i])

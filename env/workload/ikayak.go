@@ -39,6 +39,11 @@ type IKayakOptions struct {
 	ExecutorS   float64 `toml:"executor_s"`
 	Sigma       float64 `toml:"sigma"`
 	SlowStart   float64 `toml:"slow_start"`
+	// SparkQueue and MRQueue put each framework's jobs in a queue (empty:
+	// the default queue). iKayak's cluster is multi-tenant: in Sec. 2.2
+	// "half of the cluster resource is allocated for the Spark application".
+	SparkQueue string `toml:"spark_queue"`
+	MRQueue    string `toml:"mr_queue"`
 }
 
 func ikayakDefaults() *IKayakOptions {
@@ -91,7 +96,7 @@ func generateIKayak(o *IKayakOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
 			a := sparkApps[rng.IntN(len(sparkApps))]
 			n := o.ExecutorMin + rng.IntN(o.ExecutorMax-o.ExecutorMin+1)
 			sp++
-			jobs = append(jobs, sparkJob(rng, fmt.Sprintf("%s-%d", a.name, sp), a.name, "", t, sparkAM, n, a.req,
+			jobs = append(jobs, sparkJob(rng, fmt.Sprintf("%s-%d", a.name, sp), a.name, o.SparkQueue, t, sparkAM, n, a.req,
 				o.ExecutorS*math.Exp(o.Sigma*rng.NormFloat64()), 0.05, sim.ExecutorProfile))
 		} else {
 			a := mrApps[rng.IntN(len(mrApps))]
@@ -99,7 +104,7 @@ func generateIKayak(o *IKayakOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
 			maps := int(math.Ceil(in * 1024 / o.BlockMB))
 			reduces := min(max(1, maps/8), 12)
 			mr++
-			jobs = append(jobs, mrJob(rng, fmt.Sprintf("%s-%d", a.name, mr), a.name, "", t, sim.Res{VCores: 1, MemMB: gb(1)},
+			jobs = append(jobs, mrJob(rng, fmt.Sprintf("%s-%d", a.name, mr), a.name, o.MRQueue, t, sim.Res{VCores: 1, MemMB: gb(1)},
 				maps, a.req, o.MapS, reduces, a.req, o.ReduceS, o.Sigma, o.SlowStart))
 		}
 		at += -o.MeanGapS * math.Log(1-rng.Float64())

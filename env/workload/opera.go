@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"math"
 
 	"yarngym/env/sim"
 )
@@ -20,6 +21,28 @@ import (
 // The paper states no task durations, AM size or submission times: the
 // durations below are assumed from the input per task (50 GB / 374 maps is
 // ~137 MB per terasort map) and Sec. II-B (a pathSim job takes ~600 s).
+// What the paper does say constrains them:
+//   - Sigma, the log-normal spread of nominal task durations, is small
+//     (0.1): "All map tasks in these two applications will process similar
+//     size of input files and have similar execution time" (Sec. III-B), and
+//     Table III finds only 107 of 2,884 tasks longer than one minute, of
+//     which the classifier, whose features cannot tell two maps of one job
+//     apart, calls 2 short, so maps practically never pass one minute.
+//   - The Spark jobs are submitted first: "all tasks in pathSim are launched
+//     together in a single wave" (Sec. IV-C), and in Sec. IV-E both jobs
+//     sleep "during the first 5 minutes" (Fig. 11). Submitted after the
+//     MapReduce jobs, the second job's 10 GB executors would wait for nodes
+//     to drain under Fair's memory fair share and start in several waves.
+//   - pathSim parses briefly (15% of its work with start-up) before the
+//     sleep of Sec. IV-E, for the same reason.
+//
+// Requests against usage (Sec. IV-A): "The CPU demand of a task is equal to
+// 75% of its peak CPU usage and the memory requirement is set to that task's
+// maximum memory usage." A task's peak CPU is thus 4/3 of its vCores and
+// its peak memory its request. The usage profiles are rescaled to that
+// (peakSized): CPURequestOfPeak and MemRequestOfPeak are the two ratios; a
+// CPURequestOfPeak of 0 keeps the engine's default profiles, whose usage
+// never exceeds the request.
 type OperaOptions struct {
 	JobsPerApp        int     `toml:"jobs_per_app"`
 	Spark             bool    `toml:"spark"`
@@ -36,11 +59,52 @@ type OperaOptions struct {
 	PiMapS            float64 `toml:"pi_map_s"`
 	PiReduceS         float64 `toml:"pi_reduce_s"`
 	PathSimS          float64 `toml:"pathsim_s"`
+	CPURequestOfPeak  float64 `toml:"cpu_request_of_peak"`
+	MemRequestOfPeak  float64 `toml:"mem_request_of_peak"`
 }
 
 func operaDefaults() *OperaOptions {
-	return &OperaOptions{JobsPerApp: 2, SubmitIntervalS: 10, Sigma: 0.3, SlowStart: 0.05, AMVCores: 1, AMMemMB: 1024,
-		TerasortMapS: 30, TerasortReduceS: 90, WordcountMapS: 40, WordcountReduceS: 30, PiMapS: 25, PiReduceS: 10, PathSimS: 600}
+	return &OperaOptions{JobsPerApp: 2, SubmitIntervalS: 10, Sigma: 0.1, SlowStart: 0.05, AMVCores: 1, AMMemMB: 1024,
+		TerasortMapS: 30, TerasortReduceS: 90, WordcountMapS: 40, WordcountReduceS: 30, PiMapS: 25, PiReduceS: 10, PathSimS: 600,
+		CPURequestOfPeak: 0.75, MemRequestOfPeak: 1}
+}
+
+// samplePeak is the expected largest of the usage draws a task gets, in
+// standard deviations of its fluctuation: the expected maximum of 6 standard
+// normal draws is 1.27 (a 30-60 s task is resampled every 5 s and at each
+// sub-phase), rounded to 1.3.
+const samplePeak = 1.3
+
+// peakSized rescales profile p, for a container requesting req, so that the
+// task's expected peak usage (its highest sub-phase level moved up by its
+// fluctuation, see samplePeak) is req.VCores / cpuOfPeak cores and
+// req.MemMB / memOfPeak MB, keeping the sub-phases' relative levels. The
+// result is an Absolute profile: CPU may exceed the request, as it does in
+// the paper's cluster (YARN 2.5 does not cap a container's CPU).
+//
+// Reference: OPERA Sec. IV-A ("The CPU demand of a task is equal to 75% of
+// its peak CPU usage and the memory requirement is set to that task's
+// maximum memory usage").
+func peakSized(p *sim.Profile, req sim.Res, cpuOfPeak, memOfPeak float64) *sim.Profile {
+	maxCPU, maxMem := 0.0, 0.0
+	for _, ph := range p.Phases {
+		maxCPU = math.Max(maxCPU, ph.CPU)
+		maxMem = math.Max(maxMem, ph.Mem)
+	}
+	cpuPeak := float64(req.VCores) / cpuOfPeak / (1 + samplePeak*p.Jitter)
+	// The engine moves memory a fifth as much as CPU (sim.setUsage).
+	memPeak := float64(req.MemMB) / memOfPeak / (1 + samplePeak*0.2*p.Jitter)
+	q := &sim.Profile{Name: p.Name + "-peak-sized", Jitter: p.Jitter, Absolute: true, Phases: append([]sim.Phase(nil), p.Phases...)}
+	for i := range q.Phases {
+		ph := &q.Phases[i]
+		if maxCPU > 0 {
+			ph.CPU = ph.CPU / maxCPU * cpuPeak
+		}
+		if maxMem > 0 {
+			ph.Mem = ph.Mem / maxMem * memPeak
+		}
+	}
+	return q
 }
 
 // pathSimProfile is a pathSim executor: it parses author records, optionally
@@ -49,13 +113,13 @@ func operaDefaults() *OperaOptions {
 func pathSimProfile(sleepS float64) *sim.Profile {
 	p := &sim.Profile{Name: "pathsim", Jitter: sim.ExecutorProfile.Jitter, Phases: []sim.Phase{
 		{Name: "start", Frac: 0.05, CPU: 0.40, Mem: 0.30},
-		{Name: "parse", Frac: 0.30, CPU: 0.80, Mem: 0.60, IOMBps: 20},
+		{Name: "parse", Frac: 0.10, CPU: 0.80, Mem: 0.60, IOMBps: 20},
 	}}
 	if sleepS > 0 {
 		p.Name = "pathsim-interactive"
 		p.Phases = append(p.Phases, sim.Phase{Name: "sleep", Wall: true, WallMs: sim.Ms(sleepS * 1000), CPU: 0.02, Mem: 0.60})
 	}
-	p.Phases = append(p.Phases, sim.Phase{Name: "similarity", Frac: 0.65, CPU: 0.90, Mem: 0.85, IOMBps: 5})
+	p.Phases = append(p.Phases, sim.Phase{Name: "similarity", Frac: 0.85, CPU: 0.90, Mem: 0.85, IOMBps: 5})
 	return p
 }
 
@@ -73,6 +137,9 @@ func generateOpera(o *OperaOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
 			return nil, err
 		}
 	}
+	if o.CPURequestOfPeak < 0 || o.CPURequestOfPeak > 1 || (o.CPURequestOfPeak > 0 && !(o.MemRequestOfPeak > 0 && o.MemRequestOfPeak <= 1)) {
+		return nil, fmt.Errorf("cpu_request_of_peak: must be in [0, 1] (0: default profiles); mem_request_of_peak in (0, 1]")
+	}
 	if o.InteractiveSleepS < 0 || o.SubmitIntervalS < 0 || o.Sigma < 0 || o.SlowStart < 0 || o.SlowStart > 1 {
 		return nil, fmt.Errorf("interactive_sleep_s, submit_interval_s, sigma: must not be negative; slow_start in [0, 1]")
 	}
@@ -80,17 +147,25 @@ func generateOpera(o *OperaOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
 	gb1 := gb(1)
 	var jobs []sim.JobSpec
 	at := func() sim.Ms { return sim.Ms(float64(len(jobs)) * o.SubmitIntervalS * 1000) }
+	for k := 1; k <= o.JobsPerApp && o.Spark; k++ {
+		jobs = append(jobs, sparkJob(rng, fmt.Sprintf("pathSim-%d", k), "pathSim", "", at(), am, 10,
+			sim.Res{VCores: 4, MemMB: gb(10)}, o.PathSimS, 0.05, pathSimProfile(o.InteractiveSleepS)))
+	}
 	for k := 1; k <= o.JobsPerApp; k++ {
-		if o.Spark {
-			jobs = append(jobs, sparkJob(rng, fmt.Sprintf("pathSim-%d", k), "pathSim", "", at(), am, 10,
-				sim.Res{VCores: 4, MemMB: gb(10)}, o.PathSimS, 0.05, pathSimProfile(o.InteractiveSleepS)))
-		}
 		jobs = append(jobs, mrJob(rng, fmt.Sprintf("terasort-%d", k), "terasort", "", at(), am,
 			374, sim.Res{VCores: 4, MemMB: gb1}, o.TerasortMapS, 100, sim.Res{VCores: 2, MemMB: gb1}, o.TerasortReduceS, o.Sigma, o.SlowStart))
 		jobs = append(jobs, mrJob(rng, fmt.Sprintf("wordcount-%d", k), "wordcount", "", at(), am,
 			414, sim.Res{VCores: 4, MemMB: gb1}, o.WordcountMapS, 50, sim.Res{VCores: 2, MemMB: gb1}, o.WordcountReduceS, o.Sigma, o.SlowStart))
 		jobs = append(jobs, mrJob(rng, fmt.Sprintf("piEstimate-%d", k), "piEstimate", "", at(), am,
 			500, sim.Res{VCores: 3, MemMB: gb1}, o.PiMapS, 1, sim.Res{VCores: 2, MemMB: gb1}, o.PiReduceS, o.Sigma, o.SlowStart))
+	}
+	if o.CPURequestOfPeak > 0 {
+		for i := range jobs {
+			for k := range jobs[i].Stages {
+				st := &jobs[i].Stages[k]
+				st.Profile = peakSized(st.Profile, st.Req, o.CPURequestOfPeak, o.MemRequestOfPeak)
+			}
+		}
 	}
 	return jobs, nil
 }

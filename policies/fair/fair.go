@@ -16,14 +16,16 @@ import (
 // queue by guaranteed memory held, then by submission.
 type Order struct {
 	weight map[string]float64
-	usage  map[string]float64
+	usage  map[string]float64 // guaranteed memory per queue
+	am     map[string]sim.Res // running AMs' requests per queue
+	queues []string           // queues with active jobs, sorted
 	sim    *sim.Sim
-	fresh  bool // usage holds this heartbeat's per-queue totals
+	fresh  bool // the maps above hold this ranking's totals
 }
 
 // NewOrder returns the Fair order for the spec's queues.
 func NewOrder(sp base.Spec) *Order {
-	o := &Order{weight: map[string]float64{}, usage: map[string]float64{}}
+	o := &Order{weight: map[string]float64{}, usage: map[string]float64{}, am: map[string]sim.Res{}}
 	for _, q := range sp.Queues {
 		w := q.Weight
 		if w <= 0 {
@@ -50,9 +52,19 @@ func (o *Order) Prepare(s *sim.Sim) {
 
 func (o *Order) queueUsage() {
 	clear(o.usage)
+	clear(o.am)
+	o.queues = o.queues[:0]
 	for _, j := range o.sim.Active() {
-		o.usage[base.QueueOf(j)] += float64(j.Alloc.MemMB - j.OppAlloc.MemMB)
+		q := base.QueueOf(j)
+		if _, seen := o.usage[q]; !seen {
+			o.queues = append(o.queues, q)
+		}
+		o.usage[q] += float64(j.Alloc.MemMB - j.OppAlloc.MemMB)
+		if j.AM != nil && j.AM.State == sim.TaskRunning {
+			o.am[q] = o.am[q].Add(j.AM.Req)
+		}
 	}
+	slices.Sort(o.queues)
 	o.fresh = true
 }
 
@@ -83,7 +95,6 @@ func (o *Order) Less(_ *sim.Sim, a, b *sim.Job) bool {
 type AMShare struct {
 	MaxAMShare float64
 	order      *Order
-	active     []string
 }
 
 // Allow implements base.Limit.
@@ -91,29 +102,33 @@ func (l *AMShare) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
 	if t.Kind != sim.KindAM || l.MaxAMShare < 0 {
 		return true
 	}
-	q := base.QueueOf(t.Job)
-	var am sim.Res
-	// Queues with running jobs share the cluster by weight. Weights are
-	// summed in sorted queue order, so the float sum is the same every run.
-	l.active = append(l.active[:0], q)
-	for _, j := range s.Active() {
-		jq := base.QueueOf(j)
-		if !slices.Contains(l.active, jq) {
-			l.active = append(l.active, jq)
-		}
-		if jq == q && j.AM != nil && j.AM.State == sim.TaskRunning {
-			am = am.Add(j.AM.Req)
-		}
+	if !l.order.fresh {
+		l.order.queueUsage()
 	}
-	slices.Sort(l.active)
+	q := base.QueueOf(t.Job)
+	// Queues with running jobs share the cluster by weight; the weights are
+	// summed in sorted queue order, so the float sum is the same every run.
 	total := 0.0
-	for _, name := range l.active {
+	inShare := false
+	for _, name := range l.order.queues {
 		total += l.order.w(name)
+		inShare = inShare || name == q
+	}
+	if !inShare {
+		total += l.order.w(q)
 	}
 	share := l.order.w(q) / total * l.MaxAMShare
 	c := s.Capacity()
-	next := am.Add(t.Req)
+	next := l.order.am[q].Add(t.Req)
 	return float64(next.MemMB) <= share*float64(c.MemMB) && float64(next.VCores) <= share*float64(c.VCores)
+}
+
+// Launched keeps the AM totals current within a heartbeat.
+func (l *AMShare) Launched(_ *sim.Sim, t *sim.Task) {
+	if t.Kind == sim.KindAM && l.order.fresh {
+		q := base.QueueOf(t.Job)
+		l.order.am[q] = l.order.am[q].Add(t.Req)
+	}
 }
 
 // New builds a Fair policy.
@@ -125,7 +140,7 @@ func New(sp base.Spec) (*sim.Policy, error) {
 	}
 	o := NewOrder(sp)
 	am := &AMShare{order: o}
-	a := &base.Allocator{Order: o, Limits: []base.Limit{am}, Reserve: true}
+	a := &base.Allocator{Order: o, Limits: []base.Limit{am}, Hooks: []base.Launched{am}, Reserve: true}
 	p := &sim.Policy{Name: "fair", Allocate: a, Params: &sim.Params{}}
 	p.Params.Add(sim.Param{Name: "max_am_share", Doc: "share of a queue's fair share its AMs may hold; -1 switches the limit off",
 		Ref: "YARN FairScheduler maxAMShare (default 0.5)", Min: -1, Max: 1, Default: 0.5, Value: &am.MaxAMShare})

@@ -1,0 +1,232 @@
+// Package dress reproduces DRESS (Mao et al.): the Fig. 1 toy (Sec. I), the
+// 20-job Spark-on-YARN run (Table II, Figs. 6-7), the 20-job MapReduce run
+// (Figs. 8-9) and the mixed runs with 10-40% small jobs (Figs. 10-13), each
+// under Capacity and under DRESS on the built-in dress-* scenarios.
+//
+// Metrics follow Sec. V-A3: a job's waiting time runs from its submission to
+// the start of its first task (AMs are not tasks), its completion time from
+// submission to the end of its last task, the makespan from the first
+// submission to the last completion. Small jobs are the generator's (the
+// paper's IDs in the Spark and MapReduce runs, drawn in the mixed runs);
+// changes are DRESS against Capacity on the same seed, averaged over seeds.
+package dress
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"yarngym/benchmarks/repro"
+	"yarngym/env/runner"
+	"yarngym/env/sim"
+)
+
+func init() {
+	repro.Register(repro.Paper{Name: "dress", Title: "DRESS (Mao et al.): Fig. 1, Table II, small-job completion (Spark, MapReduce, mixed)", Run: Run})
+}
+
+var nan = math.NaN()
+
+// Table II of the paper (Spark-on-YARN run), Capacity then DRESS.
+var tableII = [2]map[string]float64{
+	{"makespan": 1028.6, "wait_mean": 310.1, "wait_median": 381.0, "compl_mean": 570.1, "compl_median": 542.8},
+	{"makespan": 1035.2, "wait_mean": 264.5, "wait_median": 190.3, "compl_mean": 532.2, "compl_median": 325.1},
+}
+
+// Mixed runs (Sec. V-B3): share of small jobs and the paper's reduction of
+// their mean completion time.
+var mixed = []struct {
+	frac      float64
+	reduction float64
+}{{0.1, 76.1}, {0.2, 36.2}, {0.3, 21.9}, {0.4, 23.7}}
+
+type exp struct {
+	name string
+	run  repro.Run
+}
+
+func experiments() []exp {
+	dress := func(sets ...string) []string { return append([]string{"policy.name=dress"}, sets...) }
+	ex := []exp{
+		{"fig1 fifo", repro.Run{Scenario: "dress-fig1", Policy: "fifo"}},
+		{"fig1 capacity", repro.Run{Scenario: "dress-fig1", Policy: "capacity"}},
+		{"fig1 dress", repro.Run{Scenario: "dress-fig1", Sets: dress()}},
+		{"fig1 dress theta=0.5", repro.Run{Scenario: "dress-fig1", Sets: dress("theta=0.5")}},
+		{"spark capacity", repro.Run{Scenario: "dress-spark"}},
+		{"spark dress", repro.Run{Scenario: "dress-spark", Sets: dress()}},
+		{"mr capacity", repro.Run{Scenario: "dress-mr"}},
+		{"mr dress", repro.Run{Scenario: "dress-mr", Sets: dress()}},
+		// Sensitivity: Alg. 3 every second (the heartbeat) instead of every pw.
+		{"spark dress 1s", repro.Run{Scenario: "dress-spark", Sets: dress("dress_interval_s=1")}},
+		{"mr dress 1s", repro.Run{Scenario: "dress-mr", Sets: dress("dress_interval_s=1")}},
+	}
+	for _, m := range mixed {
+		f := fmt.Sprintf("workload.options.small_fraction=%g", m.frac)
+		ex = append(ex, exp{fmt.Sprintf("mixed %g capacity", m.frac), repro.Run{Scenario: "dress-mixed", Sets: []string{f}}},
+			exp{fmt.Sprintf("mixed %g dress", m.frac), repro.Run{Scenario: "dress-mixed", Sets: dress(f)}})
+	}
+	return ex
+}
+
+// Metrics measures a run as Sec. V-A3 does.
+func Metrics(r *runner.Result) map[string]float64 {
+	m := map[string]float64{}
+	var waits, comps, small []float64
+	first, last := sim.Ms(math.MaxInt64), sim.Ms(0)
+	for _, j := range r.Sim.Jobs {
+		if j.State != sim.JobDone {
+			m["unfinished"]++
+			continue
+		}
+		start := sim.Ms(-1)
+		for _, st := range j.Stages {
+			for _, t := range st.Tasks {
+				if t.FirstStartMs >= 0 && (start < 0 || t.FirstStartMs < start) {
+					start = t.FirstStartMs
+				}
+			}
+		}
+		w := float64(start-j.Spec.SubmitMs) / 1000
+		c := float64(j.FinishMs-j.Spec.SubmitMs) / 1000
+		waits, comps = append(waits, w), append(comps, c)
+		if strings.HasSuffix(j.Spec.Name, "-small") {
+			small = append(small, c)
+		}
+		first, last = min(first, j.Spec.SubmitMs), max(last, j.FinishMs)
+		m[fmt.Sprintf("wait_job%d", j.ID+1)] = w
+	}
+	m["makespan"] = float64(last-first) / 1000
+	m["wait_mean"], m["wait_median"] = mean(waits), median(waits)
+	m["compl_mean"], m["compl_median"] = mean(comps), median(comps)
+	m["small_compl"] = mean(small)
+	return m
+}
+
+// Run runs every experiment on ctx's seeds. Each seed is one repro.Sweep,
+// so that DRESS and Capacity are compared seed by seed.
+func Run(ctx repro.Context) ([]repro.Row, error) {
+	ex := experiments()
+	runs := make([]repro.Run, len(ex))
+	for i, e := range ex {
+		runs[i] = e.run
+	}
+	// per[seed][experiment] = metrics
+	var per [][]map[string]float64
+	for _, seed := range ctx.Seeds {
+		c := ctx
+		c.Seeds = []uint64{seed}
+		st, err := repro.Sweep(c, runs, Metrics)
+		if err != nil {
+			return nil, err
+		}
+		ms := make([]map[string]float64, len(st))
+		for i := range st {
+			ms[i] = map[string]float64{}
+			for k, v := range st[i] {
+				ms[i][k] = v.Mean
+			}
+		}
+		per = append(per, ms)
+	}
+	idx := map[string]int{}
+	for i, e := range ex {
+		idx[e.name] = i
+	}
+	val := func(name, metric string) repro.Stat {
+		xs := make([]float64, len(per))
+		for s := range per {
+			xs[s] = per[s][idx[name]][metric]
+		}
+		return repro.MeanSD(xs)
+	}
+	change := func(base, x, metric string) repro.Stat {
+		xs := make([]float64, len(per))
+		for s := range per {
+			xs[s] = repro.Change(per[s][idx[base]][metric], per[s][idx[x]][metric])
+		}
+		return repro.MeanSD(xs)
+	}
+	var rows []repro.Row
+	add := func(experiment, metric, unit string, paper float64, st repro.Stat, note string) {
+		rows = append(rows, repro.Row{Experiment: experiment, Metric: metric, Unit: unit, Paper: paper, Simulated: st.Mean, SimulatedSD: st.SD, Note: note})
+	}
+	for _, e := range ex {
+		if u := val(e.name, "unfinished"); u.Mean > 0 {
+			return nil, fmt.Errorf("dress: %s left %v jobs unfinished", e.name, u.Mean)
+		}
+	}
+
+	// Fig. 1 (Sec. I).
+	add("fig1 fifo", "makespan", "s", 40, val("fig1 fifo", "makespan"), "FCFS; the paper's first schedule")
+	add("fig1 fifo", "mean wait", "s", 16, val("fig1 fifo", "wait_mean"), "waits 0, 9, 28, 27 s")
+	add("fig1 capacity", "makespan", "s", nan, val("fig1 capacity", "makespan"), "max-capacity skips job 2 (no node reservation): jobs 1+3, then 4, then 2")
+	add("fig1 capacity", "mean wait", "s", nan, val("fig1 capacity", "wait_mean"), "")
+	add("fig1 dress", "makespan", "s", 30, val("fig1 dress", "makespan"), "paper: reordered schedule (1+3, then 2+4); theta=10% makes all four jobs LD")
+	add("fig1 dress", "mean wait", "s", 5.75, val("fig1 dress", "wait_mean"), "30 s and 5.75 s are not reachable together with 1 s arrivals (best: 32 s / 4.5 s)")
+	add("fig1 dress theta=0.5", "makespan", "s", nan, val("fig1 dress theta=0.5", "makespan"), "jobs of <= 3 containers SD: pools start at 0.6 / 5.4 containers")
+	add("fig1 dress theta=0.5", "mean wait", "s", nan, val("fig1 dress theta=0.5", "wait_mean"), "")
+
+	// Table II (Sec. V-B1), Spark-on-YARN.
+	for i, pol := range []string{"capacity", "dress"} {
+		e := "spark " + pol
+		add(e, "makespan", "s", tableII[i]["makespan"], val(e, "makespan"), "Table II")
+		add(e, "mean wait", "s", tableII[i]["wait_mean"], val(e, "wait_mean"), "Table II")
+		add(e, "median wait", "s", tableII[i]["wait_median"], val(e, "wait_median"), "Table II")
+		add(e, "mean completion", "s", tableII[i]["compl_mean"], val(e, "compl_mean"), "Table II")
+		add(e, "median completion", "s", tableII[i]["compl_median"], val(e, "compl_median"), "Table II")
+	}
+	add("spark capacity", "job 7 wait", "s", 304.705, val("spark capacity", "wait_job7"), "small job")
+	add("spark dress", "job 7 wait", "s", 28.903, val("spark dress", "wait_job7"), "small job")
+	add("spark capacity", "job 3 wait", "s", 35.519, val("spark capacity", "wait_job3"), "large job")
+	add("spark dress", "job 3 wait", "s", 98.863, val("spark dress", "wait_job3"), "large job, delayed by the reserve")
+	add("spark dress vs capacity", "small-job completion", "%", -27.6, change("spark capacity", "spark dress", "small_compl"), "jobs 4, 5, 7, 9, 10, 12")
+	add("spark dress vs capacity", "makespan", "%", repro.Change(1028.6, 1035.2), change("spark capacity", "spark dress", "makespan"), "Table II")
+
+	// MapReduce (Sec. V-B2).
+	for _, pol := range []string{"capacity", "dress"} {
+		e := "mr " + pol
+		add(e, "makespan", "s", nan, val(e, "makespan"), "")
+		add(e, "mean wait", "s", nan, val(e, "wait_mean"), "")
+		add(e, "mean completion", "s", nan, val(e, "compl_mean"), "")
+	}
+	add("mr capacity", "job 9 wait", "s", 189.246, val("mr capacity", "wait_job9"), "large job")
+	add("mr dress", "job 9 wait", "s", 19.981, val("mr dress", "wait_job9"), "large job")
+	add("mr dress vs capacity", "small-job completion", "%", -25.7, change("mr capacity", "mr dress", "small_compl"), "jobs 4, 5, 6, 8, 10, 11")
+	add("mr dress vs capacity", "makespan", "%", nan, change("mr capacity", "mr dress", "makespan"), "paper: stable")
+	add("spark dress 1s vs capacity", "small-job completion", "%", -27.6, change("spark capacity", "spark dress 1s", "small_compl"), "sensitivity: Alg. 3 every 1 s, not every pw")
+	add("mr dress 1s vs capacity", "small-job completion", "%", -25.7, change("mr capacity", "mr dress 1s", "small_compl"), "sensitivity: Alg. 3 every 1 s, not every pw")
+
+	// Mixed (Sec. V-B3).
+	for _, m := range mixed {
+		c, d := fmt.Sprintf("mixed %g capacity", m.frac), fmt.Sprintf("mixed %g dress", m.frac)
+		e := fmt.Sprintf("mixed %g%% small", m.frac*100)
+		add(e, "small-job completion", "%", -m.reduction, change(c, d, "small_compl"), "MapReduce and Spark jobs")
+		add(e, "makespan", "%", nan, change(c, d, "makespan"), "paper: stable")
+	}
+	return rows, nil
+}
+
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return nan
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return nan
+	}
+	ys := slices.Clone(xs)
+	slices.Sort(ys)
+	n := len(ys)
+	if n%2 == 1 {
+		return ys[n/2]
+	}
+	return (ys[n/2-1] + ys[n/2]) / 2
+}

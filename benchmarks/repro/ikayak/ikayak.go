@@ -1,0 +1,239 @@
+// Package ikayak reproduces iKayak (Cheng et al.): Spark and MapReduce job
+// completion times and CPU utilisation against the YARN-client and
+// YARN-cluster deployment models (Fig. 7), the reservation-aware executor
+// placement against Spark's SpreadOut and NonSpreadOut (Fig. 8), the reduce
+// remaining-time predictor's NRMSE (Fig. 9), suspension alone (Fig. 10) and
+// the map locality with and without the locality-aware coordination (Fig. 11).
+//
+// The mixed workload is the built-in "ikayak" scenario at the paper's size
+// (87 MapReduce + 87 Spark jobs, Sec. 4.3); the YARN-client runs use the
+// generator's spark_mode = "client" and the "yarn-client" policy, the others
+// spark_mode = "cluster".
+package ikayak
+
+import (
+	"fmt"
+	"math"
+
+	"yarngym/benchmarks/repro"
+	"yarngym/env/runner"
+	"yarngym/env/sim"
+	pol "yarngym/policies/ikayak"
+)
+
+func init() {
+	repro.Register(repro.Paper{Name: "ikayak", Title: "iKayak (Cheng et al.): Figs. 7, 8, 9, 10, 11", Run: Run})
+}
+
+// Options size a reproduction.
+type Options struct {
+	// Scenario is the mixed MapReduce + Spark workload (Sec. 4.3) of Figs.
+	// 7, 8, 10 and 11; Predict the workload of Fig. 9.
+	Scenario, Predict string
+	// Sets are extra overrides for every run of Scenario (scaling, model
+	// studies).
+	Sets []string
+	// ScoreFromJob: Fig. 9 scores the reducers of jobs with this ID or
+	// later (the earlier ones train the model, "offline training").
+	ScoreFromJob int32
+}
+
+// DefaultOptions are what `yarngym repro ikayak` runs.
+func DefaultOptions() Options {
+	return Options{Scenario: "ikayak", Predict: "ikayak-predict", ScoreFromJob: 3}
+}
+
+// Run runs the default reproduction.
+func Run(ctx repro.Context) ([]repro.Row, error) { return RunWith(ctx, DefaultOptions()) }
+
+// The runs of one reproduction, by index.
+const (
+	runCluster  = iota // YARN-cluster model: Capacity, spark_mode cluster
+	runClient          // YARN-client model: one Spark application at a time, spark_mode client
+	runIKayak          // iKayak (all mechanisms)
+	runPlace           // iKayak's executor placement alone
+	runSpread          // SpreadOut
+	runNoSpread        // NonSpreadOut
+	runSuspend         // iKayak's suspension alone (Fig. 10)
+	runNoShrink        // iKayak without the locality-aware shrinking (Fig. 11)
+	numRuns
+)
+
+// RunWith runs a reproduction sized by o.
+func RunWith(ctx repro.Context, o Options) ([]repro.Row, error) {
+	with := func(extra ...string) []string { return append(append([]string(nil), o.Sets...), extra...) }
+	runs := make([]repro.Run, numRuns)
+	runs[runCluster] = repro.Run{Scenario: o.Scenario, Sets: with("workload.options.spark_mode=cluster"), Policy: "capacity"}
+	runs[runClient] = repro.Run{Scenario: o.Scenario, Sets: with("workload.options.spark_mode=client"), Policy: "yarn-client"}
+	runs[runIKayak] = repro.Run{Scenario: o.Scenario, Sets: with("workload.options.spark_mode=cluster"), Policy: "ikayak"}
+	runs[runPlace] = repro.Run{Scenario: o.Scenario, Sets: with("workload.options.spark_mode=cluster", "suspend=0", "shrink=0"), Policy: "ikayak"}
+	runs[runSpread] = repro.Run{Scenario: o.Scenario, Sets: with("workload.options.spark_mode=cluster"), Policy: "spreadout"}
+	runs[runNoSpread] = repro.Run{Scenario: o.Scenario, Sets: with("workload.options.spark_mode=cluster"), Policy: "nonspreadout"}
+	runs[runSuspend] = repro.Run{Scenario: o.Scenario, Sets: with("workload.options.spark_mode=cluster", "placement=0", "shrink=0"), Policy: "ikayak"}
+	runs[runNoShrink] = repro.Run{Scenario: o.Scenario, Sets: with("workload.options.spark_mode=cluster", "shrink=0"), Policy: "ikayak"}
+	st, err := repro.Sweep(ctx, runs, Metrics)
+	if err != nil {
+		return nil, err
+	}
+	pr, err := repro.Sweep(ctx, []repro.Run{{Scenario: o.Predict, Policy: "ikayak"}}, PredictMetrics(o.ScoreFromJob))
+	if err != nil {
+		return nil, err
+	}
+	return rows(st, pr[0]), nil
+}
+
+// Metrics extracts the figures of one run of the mixed workload.
+func Metrics(r *runner.Result) map[string]float64 {
+	s := r.Sim
+	m := map[string]float64{}
+	var jct = map[string][]float64{}
+	for _, j := range s.Jobs {
+		if j.State == sim.JobDone {
+			jct[j.Spec.Framework] = append(jct[j.Spec.Framework], float64(j.FinishMs-j.Spec.SubmitMs)/1000)
+		}
+	}
+	m["spark_jct"] = mean(jct["spark"])
+	m["mr_jct"] = mean(jct["mapreduce"])
+	var cores float64
+	for _, n := range s.Nodes {
+		cores += n.Spec.Cores
+	}
+	m["cpu_util"] = 100 * r.Summary.VCoresUsedMean / cores
+	m["makespan"] = float64(r.Summary.MakespanMs) / 1000
+	m["stuck"] = float64(r.Summary.JobsStuck + r.Summary.JobsUnfinished)
+	var local, maps float64
+	var mapS, redS, execWait []float64
+	startup := s.Model().AMStartupMs
+	for _, t := range s.Tasks {
+		if t.State != sim.TaskDone {
+			continue
+		}
+		switch t.Kind {
+		case sim.KindMap:
+			maps++
+			if t.Locality == sim.NodeLocal {
+				local++
+			}
+			mapS = append(mapS, float64(t.FinishMs-t.StartMs)/1000)
+		case sim.KindReduce:
+			redS = append(redS, float64(t.FinishMs-t.StartMs)/1000)
+		case sim.KindExecutor:
+			if am := t.Job.AM; am != nil {
+				execWait = append(execWait, float64(t.StartMs-am.FirstStartMs-startup)/1000)
+			}
+		}
+	}
+	m["locality"] = 100 * local / math.Max(maps, 1)
+	m["map_s"] = mean(mapS)
+	m["reduce_s"] = mean(redS)
+	m["exec_wait"] = mean(execWait)
+	for _, v := range s.Policy().State {
+		if v.Name == "maps_shrunk" || v.Name == "shrink_mu" {
+			m[v.Name] = v.Get()
+		}
+	}
+	m["suspended"] = float64(r.Summary.Suspended)
+	return m
+}
+
+// PredictMetrics scores the Fig. 9 run: the mean NRMSE of the reducers of
+// jobs from the given ID on, over their whole life and after their wait for
+// maps.
+func PredictMetrics(from int32) repro.Metrics {
+	return func(r *runner.Result) map[string]float64 {
+		var p *pol.Predictor
+		for _, c := range r.Sim.Policy().Controls {
+			if q, ok := c.(*pol.Predictor); ok {
+				p = q
+			}
+		}
+		var all, run []float64
+		for _, sc := range p.Scores {
+			if sc.Job < from {
+				continue
+			}
+			all = append(all, sc.NRMSE)
+			if !math.IsNaN(sc.NRMSERun) {
+				run = append(run, sc.NRMSERun)
+			}
+		}
+		return map[string]float64{"nrmse": 100 * mean(all), "nrmse_run": 100 * mean(run), "reducers": float64(len(all)),
+			"rate_err": 100 * p.RateError()}
+	}
+}
+
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// change is the relative change of metric k from run base to run x, in
+// percent, with its spread over seeds approximated from the two SDs.
+func change(st []map[string]repro.Stat, k string, base, x int) (float64, float64) {
+	b, v := st[base][k], st[x][k]
+	c := repro.Change(b.Mean, v.Mean)
+	// First-order propagation of the two spreads to the ratio.
+	sd := 100 * v.Mean / b.Mean * math.Hypot(v.SD/v.Mean, b.SD/b.Mean)
+	return c, sd
+}
+
+func rows(st []map[string]repro.Stat, pr map[string]repro.Stat) []repro.Row {
+	var out []repro.Row
+	rel := func(exp, metric, k string, base, x int, paper float64, note string) {
+		c, sd := change(st, k, base, x)
+		out = append(out, repro.Row{Experiment: exp, Metric: metric, Unit: "%", Paper: paper, Simulated: c, SimulatedSD: sd, Note: note})
+	}
+	abs := func(exp, metric, unit, k string, run int, note string) {
+		out = append(out, repro.Row{Experiment: exp, Metric: metric, Unit: unit, Paper: math.NaN(), Simulated: st[run][k].Mean,
+			SimulatedSD: st[run][k].SD, Note: note})
+	}
+	names := map[int]string{runCluster: "YARN-cluster", runClient: "YARN-client", runIKayak: "iKayak", runPlace: "iKayak placement",
+		runSpread: "SpreadOut", runNoSpread: "NonSpreadOut", runSuspend: "iKayak suspension only", runNoShrink: "iKayak w/o shrinking"}
+	for _, i := range []int{runClient, runCluster, runIKayak} {
+		abs("Fig. 7", "Spark JCT, "+names[i], "s", "spark_jct", i, "")
+		abs("Fig. 7", "MapReduce JCT, "+names[i], "s", "mr_jct", i, "")
+		abs("Fig. 7", "CPU utilisation, "+names[i], "%", "cpu_util", i, "mean CPU used / cores, submission to last finish")
+	}
+	rel("Fig. 7(a)", "Spark JCT, iKayak vs YARN-client", "spark_jct", runClient, runIKayak, -50, "")
+	rel("Fig. 7(a)", "Spark JCT, iKayak vs YARN-cluster", "spark_jct", runCluster, runIKayak, -30, "")
+	rel("Fig. 7(b)", "MapReduce JCT, iKayak vs YARN-client", "mr_jct", runClient, runIKayak, -14, "")
+	rel("Fig. 7(b)", "MapReduce JCT, iKayak vs YARN-cluster", "mr_jct", runCluster, runIKayak, -19, "")
+	rel("Fig. 7(b)", "MapReduce JCT, YARN-client vs YARN-cluster", "mr_jct", runCluster, runClient, math.NaN(), "paper: client below cluster")
+	rel("Fig. 7(c)", "CPU utilisation, iKayak vs YARN-client", "cpu_util", runClient, runIKayak, 22, "relative change")
+	rel("Fig. 7(c)", "CPU utilisation, iKayak vs YARN-cluster", "cpu_util", runCluster, runIKayak, 15, "relative; same work, so it moves with the span only")
+
+	for _, i := range []int{runCluster, runNoSpread, runSpread, runPlace} {
+		abs("Fig. 8", "Spark JCT, "+names[i], "s", "spark_jct", i, "")
+		abs("Fig. 8", "executor wait, "+names[i], "s", "exec_wait", i, "request to launch")
+	}
+	rel("Fig. 8(a)", "Spark JCT, iKayak placement vs NonSpreadOut", "spark_jct", runNoSpread, runPlace, -55, "paper: up to")
+	rel("Fig. 8(a)", "Spark JCT, iKayak placement vs SpreadOut", "spark_jct", runSpread, runPlace, -37, "paper: up to")
+	rel("Fig. 8(b)", "executor wait, iKayak placement vs NonSpreadOut", "exec_wait", runNoSpread, runPlace, -67, "paper: up to; reservation time")
+	rel("Fig. 8(b)", "executor wait, iKayak placement vs SpreadOut", "exec_wait", runSpread, runPlace, -53, "paper: up to; reservation time")
+	rel("Fig. 8(c)", "CPU utilisation, iKayak placement vs SpreadOut", "cpu_util", runSpread, runPlace, 10, "paper: about 10%")
+
+	out = append(out, repro.Row{Experiment: "Fig. 9(a)", Metric: "remaining-time NRMSE, scored reducers", Unit: "%", Paper: 7.8,
+		Simulated: pr["nrmse"].Mean, SimulatedSD: pr["nrmse"].SD, Note: fmt.Sprintf("%.0f reducers of the second round", pr["reducers"].Mean)})
+	out = append(out, repro.Row{Experiment: "Fig. 9(a)", Metric: "NRMSE after the wait for maps", Unit: "%", Paper: math.NaN(),
+		Simulated: pr["nrmse_run"].Mean, SimulatedSD: pr["nrmse_run"].SD, Note: "samples taken once all maps were done"})
+	out = append(out, repro.Row{Experiment: "Fig. 9", Metric: "fuzzy model one-step error, log progress rate", Unit: "%", Paper: math.NaN(),
+		Simulated: pr["rate_err"].Mean, SimulatedSD: pr["rate_err"].SD, Note: "RMS of the RLS a-priori error"})
+
+	rel("Fig. 10(b)", "reduce task time, suspension only vs YARN-cluster", "reduce_s", runCluster, runSuspend, -8, "paper: Desktop nodes; suspended time included")
+	rel("Fig. 10", "MapReduce JCT, suspension only vs YARN-cluster", "mr_jct", runCluster, runSuspend, math.NaN(), "")
+
+	abs("Fig. 11(a)", "map locality, YARN-cluster", "%", "locality", runCluster, "node-local maps")
+	abs("Fig. 11(a)", "map locality, iKayak", "%", "locality", runIKayak, "node-local maps")
+	abs("Fig. 11(a)", "map locality, iKayak w/o shrinking", "%", "locality", runNoShrink, "node-local maps")
+	rel("Fig. 11(a)", "map locality, iKayak vs YARN-cluster", "locality", runCluster, runIKayak, 27, "relative change")
+	rel("Fig. 11(b)", "map task time, iKayak vs YARN-cluster", "map_s", runCluster, runIKayak, 9, "")
+	rel("Fig. 11(c)", "MapReduce JCT, iKayak vs w/o shrinking", "mr_jct", runNoShrink, runIKayak, math.NaN(), "paper: reduced")
+	abs("Fig. 11", "maps launched shrunk, iKayak", "", "maps_shrunk", runIKayak, "")
+	return out
+}

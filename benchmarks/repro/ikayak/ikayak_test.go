@@ -1,0 +1,49 @@
+package ikayak
+
+import (
+	"math"
+	"testing"
+
+	"yarngym/benchmarks/repro"
+)
+
+// TestReproRows: a scaled-down reproduction yields every figure's rows with
+// numbers, the paper's values beside them.
+// Reference: iKayak Figs. 7-11.
+func TestReproRows(t *testing.T) {
+	o := DefaultOptions()
+	o.Sets = []string{"workload.options.mr_jobs=8", "workload.options.spark_jobs=8"}
+	rows, err := RunWith(repro.Context{Seeds: repro.Seeds(1), Parallel: 2}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{
+		"Spark JCT, iKayak vs YARN-client":            -50,
+		"Spark JCT, iKayak vs YARN-cluster":           -30,
+		"MapReduce JCT, iKayak vs YARN-client":        -14,
+		"MapReduce JCT, iKayak vs YARN-cluster":       -19,
+		"CPU utilisation, iKayak vs YARN-client":      22,
+		"CPU utilisation, iKayak vs YARN-cluster":     15,
+		"Spark JCT, iKayak placement vs NonSpreadOut": -55,
+		"Spark JCT, iKayak placement vs SpreadOut":    -37,
+		"remaining-time NRMSE, scored reducers":       7.8,
+		"map locality, iKayak vs YARN-cluster":        27,
+	}
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if p, ok := want[r.Metric]; ok {
+			seen[r.Metric] = true
+			if r.Paper != p {
+				t.Errorf("%s: paper value %v, want %v", r.Metric, r.Paper, p)
+			}
+			if math.IsNaN(r.Simulated) || math.IsInf(r.Simulated, 0) {
+				t.Errorf("%s: simulated %v", r.Metric, r.Simulated)
+			}
+		}
+	}
+	for m := range want {
+		if !seen[m] {
+			t.Errorf("no row %q", m)
+		}
+	}
+}

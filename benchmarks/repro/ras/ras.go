@@ -1,0 +1,181 @@
+// Package ras reproduces RAS (Polo et al., Middleware 2011) on the Gridmix
+// workload of its Sec. 4: Experiment 1 (relaxed goals: the makespan of the
+// Fair Scheduler with 1 to 8 map slots per TaskTracker against RAS, Fig. 3;
+// RAS's task concurrency; Table 1's Exp. 1 completion times) and Experiment
+// 2 (tight goals: Table 1's Exp. 2 completion times against the goals, and
+// RAS's last completion against the best Fair setting, Sec. 4.3).
+package ras
+
+import (
+	"fmt"
+	"math"
+
+	"yarngym/benchmarks/repro"
+	"yarngym/env/runner"
+	"yarngym/env/sim"
+)
+
+func init() {
+	repro.Register(repro.Paper{Name: "ras", Title: "RAS (Polo et al.): Fig. 3, Table 1 (Exp. 1 and 2), Sec. 4.2-4.3", Run: Run})
+}
+
+// Jobs are Table 1's labels in workload order (env/workload "ras").
+var Jobs = []string{"J1", "J2", "J3", "J4", "J5", "J6", "J7", "J8", "J9"}
+
+// Table 1: completion times (absolute s) in Exp. 1 and Exp. 2 and the Exp. 2
+// goals, in Jobs order.
+var (
+	Exp1Done = []float64{3113, 648, 1252, 608, 623, 3406, 4536, 3670, 4100}
+	Exp2Done = []float64{3018, 896, 802, 550, 560, 2589, 4614, 3365, 4141}
+	Exp2Goal = []float64{3000, 850, 1250, 1100, 950, 2600, 6000, 3400, 4250}
+)
+
+// Paper figures (Sec. 4.2-4.3).
+const (
+	FairBestSlots    = 4    // "the best static configuration uses 4 concurrent map tasks per TaskTracker"
+	FairBestMakespan = 4781 // Sec. 4.3: "4,781s compared to 4,614s"
+	RASExp1Makespan  = 4536 // Table 1: Exp. 1's last completion (J7)
+	RASExp2Makespan  = 4614 // Sec. 4.3
+	GainOverBest     = 5    // Sec. 4.2: "an improvement that varies between 5% and 100%"
+	GainOverWorst    = 100
+	RASTasksPerTT    = 3.4 // Sec. 4.2: "the average task concurrency level in RAS was 3.4 tasks per TaskTracker"
+)
+
+// MaxSlots is the largest Fair setting swept (Sec. 4.2: "from 1 to 8").
+const MaxSlots = 8
+
+// Options size a reproduction.
+type Options struct {
+	Slots []int    // Fair's map slots per TaskTracker
+	Sets  []string // extra overrides for every run (model studies)
+}
+
+// DefaultOptions are what `yarngym repro ras` runs.
+func DefaultOptions() Options {
+	var s []int
+	for n := 1; n <= MaxSlots; n++ {
+		s = append(s, n)
+	}
+	return Options{Slots: s}
+}
+
+// Run runs the default reproduction.
+func Run(ctx repro.Context) ([]repro.Row, error) { return RunWith(ctx, DefaultOptions()) }
+
+// metrics reads a run: makespan, each job's completion (absolute s), goals
+// met, and the mean tasks per TaskTracker over the makespan.
+func metrics(r *runner.Result) map[string]float64 {
+	s := r.Sim
+	m := map[string]float64{"makespan": float64(r.Summary.MakespanMs) / 1000}
+	met := 0.0
+	for i, j := range s.Jobs {
+		if i < len(Jobs) {
+			m["done_"+Jobs[i]] = float64(j.FinishMs) / 1000
+		}
+		if j.State == sim.JobDone && j.Spec.GoalMs > 0 && j.FinishMs-j.Spec.SubmitMs <= j.Spec.GoalMs {
+			met++
+		}
+	}
+	m["goals_met"] = met
+	busy := 0.0
+	for _, t := range s.Tasks {
+		if t.Kind != sim.KindAM && t.State == sim.TaskDone {
+			busy += float64(t.FinishMs - t.StartMs)
+		}
+	}
+	if r.Summary.MakespanMs > 0 {
+		m["tasks_per_tt"] = busy / float64(r.Summary.MakespanMs) / float64(len(s.Nodes))
+	}
+	return m
+}
+
+// RunWith runs a reproduction sized by o.
+func RunWith(ctx repro.Context, o Options) ([]repro.Row, error) {
+	var runs []repro.Run
+	for _, n := range o.Slots {
+		sets := append([]string{fmt.Sprintf("cluster.nodes.0.vcores=%d", n)}, o.Sets...)
+		runs = append(runs, repro.Run{Scenario: "ras", Sets: sets})
+	}
+	exp1 := len(runs)
+	runs = append(runs, repro.Run{Scenario: "ras-adaptive", Sets: o.Sets})
+	exp2 := len(runs)
+	runs = append(runs, repro.Run{Scenario: "ras-adaptive", Sets: append([]string{"workload.options.goals=tight"}, o.Sets...)})
+	st, err := repro.Sweep(ctx, runs, metrics)
+	if err != nil {
+		return nil, err
+	}
+	var rows []repro.Row
+	row := func(exp, metric, unit string, paper float64, s repro.Stat, note string) {
+		rows = append(rows, repro.Row{Experiment: exp, Metric: metric, Unit: unit, Paper: paper, Simulated: s.Mean, SimulatedSD: s.SD, Note: note})
+	}
+	nan := math.NaN()
+
+	// Experiment 1, Fig. 3: Fair's makespan per map-slot setting, and RAS.
+	best, worst := -1, -1
+	for i, n := range o.Slots {
+		paper, note := nan, "Fig. 3 (no values printed; y-axis from 4,000 s)"
+		if n == FairBestSlots {
+			paper, note = FairBestMakespan, "Sec. 4.3: Fair's best setting"
+		}
+		row("exp1", fmt.Sprintf("Fair makespan, %d map slots/TT", n), "s", paper, st[i]["makespan"], note)
+		if best < 0 || st[i]["makespan"].Mean < st[best]["makespan"].Mean {
+			best = i
+		}
+		if worst < 0 || st[i]["makespan"].Mean > st[worst]["makespan"].Mean {
+			worst = i
+		}
+	}
+	ras1 := st[exp1]
+	row("exp1", "RAS makespan", "s", RASExp1Makespan, ras1["makespan"], "Table 1: Exp. 1's last completion (J7)")
+	if best >= 0 {
+		rows = append(rows, repro.Row{Experiment: "exp1", Metric: "best Fair setting", Unit: "map slots/TT", Paper: FairBestSlots,
+			Simulated: float64(o.Slots[best]), Note: "lowest mean makespan over the swept settings"})
+		row("exp1", "RAS gain over best Fair", "%", GainOverBest, gain(st[best]["makespan"], ras1["makespan"]),
+			"(Fair - RAS) / RAS; negative: RAS slower")
+		row("exp1", "RAS gain over worst Fair", "%", GainOverWorst, gain(st[worst]["makespan"], ras1["makespan"]),
+			fmt.Sprintf("worst: %d map slots/TT", o.Slots[worst]))
+	}
+	row("exp1", "RAS tasks per TaskTracker", "tasks", RASTasksPerTT, ras1["tasks_per_tt"], "maps and reducers running, mean over the makespan")
+	for i, n := range o.Slots {
+		if n == FairBestSlots {
+			row("exp1", "Fair tasks per TaskTracker, 4 map slots", "tasks", nan, st[i]["tasks_per_tt"], "Sec. 4.2: RAS runs fewer tasks than Fair")
+		}
+	}
+	for k, name := range Jobs {
+		row("exp1", "RAS completion "+name, "s", Exp1Done[k], ras1["done_"+name], "Table 1, Exp. 1 (absolute time)")
+	}
+
+	// Experiment 2, Sec. 4.3 and Table 1: tight goals.
+	ras2 := st[exp2]
+	row("exp2", "RAS makespan", "s", RASExp2Makespan, ras2["makespan"], "Sec. 4.3")
+	if best >= 0 {
+		row("exp2", "best Fair makespan", "s", FairBestMakespan, st[best]["makespan"], fmt.Sprintf("%d map slots/TT (goals do not steer Fair)", o.Slots[best]))
+		d := repro.Stat{Mean: st[best]["makespan"].Mean - ras2["makespan"].Mean}
+		row("exp2", "best Fair minus RAS", "s", FairBestMakespan-RASExp2Makespan, d, "Sec. 4.3: RAS ahead by 167 s")
+	}
+	row("exp2", "RAS goals met", "jobs", paperGoalsMet(), ras2["goals_met"], "of 9 (paper: J1 and J2 miss by 18 s and 46 s)")
+	for i, n := range o.Slots {
+		if n == FairBestSlots {
+			row("exp2", "Fair goals met, 4 map slots", "jobs", nan, st[i]["goals_met"], "of 9, Table 1 goals")
+		}
+	}
+	for k, name := range Jobs {
+		row("exp2", "RAS completion "+name, "s", Exp2Done[k], ras2["done_"+name], fmt.Sprintf("Table 1, Exp. 2; goal %.0f s", Exp2Goal[k]))
+	}
+	return rows, nil
+}
+
+// gain is (fair - ras) / ras in percent, the paper's "improvement".
+func gain(fair, ras repro.Stat) repro.Stat {
+	return repro.Stat{Mean: (fair.Mean - ras.Mean) / ras.Mean * 100}
+}
+
+func paperGoalsMet() float64 {
+	k := 0.0
+	for i := range Exp2Done {
+		if Exp2Done[i] <= Exp2Goal[i] {
+			k++
+		}
+	}
+	return k
+}

@@ -1,0 +1,293 @@
+// Command capi is yarngym's C ABI: built with
+//
+//	go build -buildmode=c-shared -o libyarngym.so ./bindings/capi
+//
+// it is a shared library exporting the functions of the hand-written header
+// yarngym.h (batches of gym-style environments over plain C types), for
+// Python (the yarngym package, through cffi) and any other caller.
+//
+// This file is the pure-Go part (handles, config parsing, the calls on a
+// batch), testable without cgo; exports.go adapts it to C.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"yarngym/env"
+)
+
+func main() {}
+
+// Status codes, as in yarngym.h.
+const (
+	statusOK      = 0
+	statusInvalid = 1
+	statusHandle  = 2
+	statusEnv     = 3
+	statusPanic   = 4
+)
+
+// abiVersion is YG_ABI_VERSION.
+const abiVersion = 1
+
+// flagNoAutoreset is YG_FLAG_NO_AUTORESET.
+const flagNoAutoreset = 1
+
+// String kinds of yg_batch_string.
+const (
+	strFeatures = 0
+	strActions  = 1
+	strInfo     = 2
+	strConfig   = 3
+)
+
+// maxEnvs bounds one batch's size (a sanity check on the caller's n).
+const maxEnvs = 1 << 20
+
+// statusError is an error with the status code the export returns.
+type statusError struct {
+	code int32
+	msg  string
+}
+
+func (e *statusError) Error() string { return e.msg }
+
+func invalidf(format string, a ...any) error {
+	return &statusError{statusInvalid, fmt.Sprintf(format, a...)}
+}
+
+// statusOf maps an error to its status code: a statusError's code, else
+// statusEnv (the environment refused the call).
+func statusOf(err error) int32 {
+	var se *statusError
+	if errors.As(err, &se) {
+		return se.code
+	}
+	return statusEnv
+}
+
+// infoNames are the info scalars, in the order of an env's info row.
+var infoNames = []string{
+	"step", "sim_time_s", "jobs_completed", "jobs_stuck", "tasks_killed", "events",
+	"slowdown", "completion", "utilization", "kills", "wasted", "throughput",
+}
+
+// writeInfo writes in as one info row (len(infoNames) values).
+func writeInfo(row []float64, in *env.Info) {
+	_ = row[len(infoNames)-1]
+	row[0] = float64(in.Step)
+	row[1] = in.SimTimeS
+	row[2] = float64(in.JobsCompleted)
+	row[3] = float64(in.JobsStuck)
+	row[4] = float64(in.TasksKilled)
+	row[5] = float64(in.Events)
+	row[6] = in.Slowdown
+	row[7] = in.Completion
+	row[8] = in.Utilization
+	row[9] = in.Kills
+	row[10] = in.Wasted
+	row[11] = in.Throughput
+}
+
+// batch is what a handle refers to.
+type batch struct {
+	mu                sync.Mutex // serialises calls on the handle
+	b                 *env.Batch
+	n, obsDim, actDim int
+	auto              bool       // same-step autoreset (env.Batch.Step)
+	infos             []env.Info // the last step's infos without autoreset
+	mask              []bool     // the reset mask, converted from bytes
+	freed             bool
+}
+
+// handles maps handle ids to batches. Ids count up from 1 and are never
+// reused.
+var handles = struct {
+	sync.Mutex
+	m    map[int64]*batch
+	last int64
+}{m: map[int64]*batch{}}
+
+// parseConfig decodes a JSON env.Config, rejecting unknown fields and
+// trailing data.
+func parseConfig(js string) (env.Config, error) {
+	var cfg env.Config
+	if strings.TrimSpace(js) == "" {
+		return cfg, invalidf(`config json: empty; want an object such as {"scenario": "quick"}`)
+	}
+	dec := json.NewDecoder(strings.NewReader(js))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		return cfg, invalidf("config json: %v (fields: scenario, sets, policy, controlled, control_interval_s, max_steps, reward)", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return cfg, invalidf("config json: unexpected data after the object")
+	}
+	return cfg, nil
+}
+
+// newBatch builds a batch from a JSON config and registers it.
+func newBatch(configJSON string, n, workers, flags int) (int64, error) {
+	if n < 1 || n > maxEnvs {
+		return 0, invalidf("batch: n = %d, want 1 to %d environments", n, maxEnvs)
+	}
+	if workers < 0 {
+		return 0, invalidf("batch: workers = %d, want 0 (the thread count) or more", workers)
+	}
+	if flags&^flagNoAutoreset != 0 {
+		return 0, invalidf("batch: unknown flags %#x (known: YG_FLAG_NO_AUTORESET = 1)", flags)
+	}
+	cfg, err := parseConfig(configJSON)
+	if err != nil {
+		return 0, err
+	}
+	if flags&flagNoAutoreset != 0 {
+		workers = 1 // stepped in turn on the calling thread
+	}
+	b, err := env.NewBatch(cfg, n, workers)
+	if err != nil {
+		return 0, &statusError{statusInvalid, err.Error()}
+	}
+	h := &batch{b: b, n: n, obsDim: b.ObsDim(), actDim: b.ActDim(), auto: flags&flagNoAutoreset == 0,
+		mask: make([]bool, n)}
+	if !h.auto {
+		h.infos = make([]env.Info, n)
+	}
+	handles.Lock()
+	defer handles.Unlock()
+	handles.last++
+	handles.m[handles.last] = h
+	return handles.last, nil
+}
+
+// lookup returns the batch of handle id.
+func lookup(id int64) (*batch, error) {
+	handles.Lock()
+	h := handles.m[id]
+	handles.Unlock()
+	if h == nil {
+		return nil, &statusError{statusHandle, fmt.Sprintf("handle %d: unknown or already freed", id)}
+	}
+	return h, nil
+}
+
+// freeBatch unregisters handle id and closes its batch, after any call in
+// progress on it. An unknown id is ignored.
+func freeBatch(id int64) {
+	handles.Lock()
+	h := handles.m[id]
+	delete(handles.m, id)
+	handles.Unlock()
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.freed = true
+	h.b.Close()
+	h.b = nil
+}
+
+// use locks h for a call; the returned function unlocks it.
+func (h *batch) use(id int64) (func(), error) {
+	h.mu.Lock()
+	if h.freed {
+		h.mu.Unlock()
+		return nil, &statusError{statusHandle, fmt.Sprintf("handle %d: freed", id)}
+	}
+	return h.mu.Unlock, nil
+}
+
+// str returns a text property (see yg_batch_string).
+func (h *batch) str(what int) (string, error) {
+	switch what {
+	case strFeatures:
+		return strings.Join(h.b.FeatureNames(), "\n"), nil
+	case strActions:
+		return strings.Join(h.b.Env(0).Config().Controlled, "\n"), nil
+	case strInfo:
+		return strings.Join(infoNames, "\n"), nil
+	case strConfig:
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(h.b.Env(0).Config()); err != nil {
+			return "", err
+		}
+		return strings.TrimSuffix(buf.String(), "\n"), nil
+	}
+	return "", invalidf("batch string: unknown kind %d (known: 0 features, 1 actions, 2 info, 3 config)", what)
+}
+
+// reset resets the envs where mask is non-zero (all when mask is nil).
+func (h *batch) reset(seeds []uint64, mask []byte, obs []float32, info []float64) error {
+	var m []bool
+	if mask != nil {
+		for i, v := range mask {
+			h.mask[i] = v != 0
+		}
+		m = h.mask
+	}
+	if err := h.b.Reset(seeds, m, obs); err != nil {
+		return err
+	}
+	if info != nil {
+		k := len(infoNames)
+		for i, in := range h.b.Infos() {
+			if m == nil || m[i] {
+				writeInfo(info[i*k:(i+1)*k], &in)
+			}
+		}
+	}
+	if !h.auto {
+		for i, in := range h.b.Infos() {
+			if m == nil || m[i] {
+				h.infos[i] = in
+			}
+		}
+	}
+	return nil
+}
+
+// step steps every env (see yg_batch_step).
+func (h *batch) step(actions []float64, obs []float32, rewards []float64, term, trunc []bool, finalObs []float32, info []float64) error {
+	infos := h.infos
+	if h.auto {
+		if err := h.b.Step(actions, obs, rewards, term, trunc, finalObs); err != nil {
+			return err
+		}
+		infos = h.b.Infos()
+	} else {
+		od, ad := h.obsDim, h.actDim
+		for i := 0; i < h.n; i++ {
+			r, te, tr, in, err := h.b.Env(i).StepInto(actions[i*ad:(i+1)*ad], obs[i*od:(i+1)*od])
+			if err != nil {
+				if h.n > 1 {
+					err = fmt.Errorf("env %d: %w", i, err)
+				}
+				return err
+			}
+			rewards[i], term[i], trunc[i], infos[i] = r, te, tr, in
+		}
+	}
+	if info != nil {
+		k := len(infoNames)
+		for i := range infos {
+			writeInfo(info[i*k:(i+1)*k], &infos[i])
+		}
+	}
+	return nil
+}
+
+// seeds writes each env's episode seed.
+func (h *batch) seeds(out []uint64) {
+	for i := range out {
+		out[i] = h.b.Env(i).Seed()
+	}
+}

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"yarngym/env"
+)
+
+// The header and the exports agree: every //export has a prototype in
+// yarngym.h and every prototype is exported (or defined in errbuf.go). The
+// C compiler checks the prototypes' types (exports.go includes the header).
+func TestHeaderListsEveryExport(t *testing.T) {
+	h, err := os.ReadFile("yarngym.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exports []string
+	for _, f := range []string{"exports.go", "errbuf.go"} {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile(`(?m)^//export (\w+)$`).FindAllStringSubmatch(string(src), -1) {
+			exports = append(exports, m[1])
+		}
+		for _, m := range regexp.MustCompile(`(?m)^int32_t (yg_\w+)\(.*\) \{$`).FindAllStringSubmatch(string(src), -1) {
+			exports = append(exports, m[1])
+		}
+	}
+	var protos []string
+	for _, m := range regexp.MustCompile(`(?m)^int32_t (yg_\w+)\(`).FindAllStringSubmatch(string(h), -1) {
+		protos = append(protos, m[1])
+	}
+	slices.Sort(exports)
+	slices.Sort(protos)
+	if !slices.Equal(exports, protos) {
+		t.Fatalf("exports %v, header prototypes %v", exports, protos)
+	}
+	for _, c := range []struct {
+		name string
+		v    int
+	}{{"YG_ABI_VERSION", abiVersion}, {"YG_OK", statusOK}, {"YG_ERR_INVALID", statusInvalid}, {"YG_ERR_HANDLE", statusHandle},
+		{"YG_ERR_ENV", statusEnv}, {"YG_ERR_PANIC", statusPanic}, {"YG_FLAG_NO_AUTORESET", flagNoAutoreset},
+		{"YG_STR_FEATURES", strFeatures}, {"YG_STR_ACTIONS", strActions}, {"YG_STR_INFO", strInfo}, {"YG_STR_CONFIG", strConfig}} {
+		re := regexp.MustCompile(`(?m)^#define ` + c.name + ` (\d+)`)
+		m := re.FindStringSubmatch(string(h))
+		if m == nil || m[1] != strconv.Itoa(c.v) {
+			t.Errorf("yarngym.h: %s = %v, Go %d", c.name, m, c.v)
+		}
+	}
+}
+
+func TestNewBatchErrors(t *testing.T) {
+	for _, c := range []struct {
+		name, js      string
+		n, w, flags   int
+		code          int32
+		wantInMessage string
+	}{
+		{"empty config", "", 1, 0, 0, statusInvalid, "config json: empty"},
+		{"not json", "{scenario", 1, 0, 0, statusInvalid, "config json"},
+		{"unknown field", `{"scenario":"quick","bogus":1}`, 1, 0, 0, statusInvalid, `unknown field "bogus"`},
+		{"trailing data", `{"scenario":"quick"} {}`, 1, 0, 0, statusInvalid, "after the object"},
+		{"n zero", `{"scenario":"quick"}`, 0, 0, 0, statusInvalid, "n = 0"},
+		{"negative workers", `{"scenario":"quick"}`, 1, -1, 0, statusInvalid, "workers = -1"},
+		{"unknown flag", `{"scenario":"quick"}`, 1, 0, 4, statusInvalid, "unknown flags"},
+		{"unknown scenario", `{"scenario":"no-such-scenario"}`, 1, 0, 0, statusInvalid, "no-such-scenario"},
+		{"unknown parameter", `{"scenario":"quick","controlled":["rho"]}`, 1, 0, 0, statusInvalid, `no parameter "rho"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			id, err := newBatch(c.js, c.n, c.w, c.flags)
+			if err == nil {
+				freeBatch(id)
+				t.Fatal("no error")
+			}
+			if statusOf(err) != c.code || !strings.Contains(err.Error(), c.wantInMessage) {
+				t.Fatalf("status %d, error %q; want %d and %q", statusOf(err), err, c.code, c.wantInMessage)
+			}
+		})
+	}
+}
+
+// Handles count up, are never reused, and a second free is harmless.
+func TestHandlesNeverReused(t *testing.T) {
+	a, err := newBatch(`{"scenario":"quick"}`, 1, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	freeBatch(a)
+	freeBatch(a)
+	freeBatch(-5)
+	b, err := newBatch(`{"scenario":"quick"}`, 1, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer freeBatch(b)
+	if b <= a {
+		t.Fatalf("handle %d after freed %d: reused or not increasing", b, a)
+	}
+	if _, err := lookup(a); err == nil || statusOf(err) != statusHandle {
+		t.Fatalf("lookup of a freed handle: %v", err)
+	}
+}
+
+// The handle's calls match env.Batch (autoreset) and env.Env (no autoreset)
+// on the same seeds, and the info rows carry the envs' Info.
+func TestBatchMatchesEnv(t *testing.T) {
+	const js = `{"scenario":"quick","controlled":["max_am_share"],"max_steps":4}`
+	for _, auto := range []bool{true, false} {
+		flags := 0
+		if !auto {
+			flags = flagNoAutoreset
+		}
+		id, err := newBatch(js, 2, 0, flags)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _ := lookup(id)
+		ref, err := env.New(env.Config{Scenario: "quick", Controlled: []string{"max_am_share"}, MaxSteps: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		od, k := h.obsDim, len(infoNames)
+		obs, info := make([]float32, 2*od), make([]float64, 2*k)
+		if err := h.reset([]uint64{7, 8}, []byte{1, 1}, obs, info); err != nil {
+			t.Fatal(err)
+		}
+		want, _, _ := ref.Reset(8)
+		if !slices.Equal(obs[od:], want) {
+			t.Fatalf("auto=%v: reset observation differs from env.Env's", auto)
+		}
+		rew, term, trunc, fin := make([]float64, 2), make([]bool, 2), make([]bool, 2), make([]float32, 2*od)
+		for step := 1; step <= 4; step++ {
+			act := []float64{0.3, 0.3}
+			if err := h.step(act, obs, rew, term, trunc, fin, info); err != nil {
+				t.Fatal(err)
+			}
+			wo, wr, wte, wtr, win, err := ref.Step([]float64{0.3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := obs[od:]
+			if wte || wtr {
+				if auto {
+					got = fin[od:]
+				}
+			}
+			if !slices.Equal(got, wo) || rew[1] != wr || term[1] != wte || trunc[1] != wtr {
+				t.Fatalf("auto=%v step %d: differs from env.Env", auto, step)
+			}
+			if info[k+0] != float64(win.Step) || info[k+5] != float64(win.Events) || info[k+6] != win.Slowdown {
+				t.Fatalf("auto=%v step %d: info row %v, want %+v", auto, step, info[k:], win)
+			}
+		}
+		if !trunc[1] {
+			t.Fatalf("auto=%v: max_steps 4 did not truncate", auto)
+		}
+		err = h.step([]float64{0, 0}, obs, rew, term, trunc, fin, info)
+		if auto && err != nil {
+			t.Fatalf("step after autoreset: %v", err)
+		}
+		if !auto && (err == nil || statusOf(err) != statusEnv) {
+			t.Fatalf("step after the end without autoreset: %v, want an env error", err)
+		}
+		freeBatch(id)
+	}
+}
+
+func TestStrings(t *testing.T) {
+	id, err := newBatch(`{"scenario":"quick","controlled":["max_am_share"]}`, 1, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer freeBatch(id)
+	h, _ := lookup(id)
+	feat, _ := h.str(strFeatures)
+	if n := len(strings.Split(feat, "\n")); n != h.obsDim || !strings.HasPrefix(feat, "time_h\n") {
+		t.Fatalf("features: %d names for obs_dim %d: %q", n, h.obsDim, feat)
+	}
+	if s, _ := h.str(strActions); s != "max_am_share" {
+		t.Fatalf("actions %q", s)
+	}
+	if s, _ := h.str(strConfig); !strings.Contains(s, `"control_interval_s":60`) || !strings.Contains(s, `"scenario":"quick"`) {
+		t.Fatalf("config %q", s)
+	}
+	if _, err := h.str(9); err == nil {
+		t.Fatal("unknown kind: no error")
+	}
+}

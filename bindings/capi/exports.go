@@ -1,0 +1,232 @@
+package main
+
+/*
+#include <stdlib.h>
+#include "yarngym.h"
+
+// Defined in errbuf.go's preamble.
+void yg_internal_set_error(char *msg, int32_t n);
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime"
+	"unsafe"
+)
+
+// This file adapts batch.go to the C ABI of yarngym.h: every export checks
+// its pointers, turns errors into a status code and the calling thread's
+// last error, and recovers panics. C buffers are viewed as Go slices only
+// for the duration of a call (they are C memory, so this is allowed, and
+// env.Batch drops them before returning).
+
+// setError records msg as the calling thread's last error.
+func setError(msg string) {
+	cs := C.CString(msg)
+	C.yg_internal_set_error(cs, C.int32_t(len(msg)))
+	C.free(unsafe.Pointer(cs))
+}
+
+// fail records err and returns its status.
+func fail(err error) C.int32_t {
+	setError(err.Error())
+	return C.int32_t(statusOf(err))
+}
+
+// failf records an invalid-argument error.
+func failf(format string, a ...any) C.int32_t { return fail(invalidf(format, a...)) }
+
+// guard turns a panic into statusPanic; every export defers it.
+func guard(st *C.int32_t) {
+	if r := recover(); r != nil {
+		setError(fmt.Sprintf("yarngym: internal error (Go panic): %v", r))
+		*st = statusPanic
+	}
+}
+
+// slice views n elements of C memory at p as a Go slice (nil for NULL).
+func slice[T any](p unsafe.Pointer, n int) []T {
+	if p == nil {
+		return nil
+	}
+	return unsafe.Slice((*T)(p), n)
+}
+
+//export yg_abi_version
+func yg_abi_version(version *C.int32_t) (st C.int32_t) {
+	defer guard(&st)
+	if version == nil {
+		return failf("yg_abi_version: version is NULL")
+	}
+	*version = abiVersion
+	return statusOK
+}
+
+//export yg_set_threads
+func yg_set_threads(n C.int32_t, previous *C.int32_t) (st C.int32_t) {
+	defer guard(&st)
+	var prev int
+	if n > 0 {
+		prev = runtime.GOMAXPROCS(int(n))
+	} else {
+		prev = runtime.GOMAXPROCS(0)
+	}
+	if previous != nil {
+		*previous = C.int32_t(prev)
+	}
+	return statusOK
+}
+
+//export yg_batch_new
+func yg_batch_new(configJSON *C.char, n, workers, flags C.int32_t, handle *C.int64_t) (st C.int32_t) {
+	defer guard(&st)
+	if configJSON == nil || handle == nil {
+		return failf("yg_batch_new: config_json and handle must not be NULL")
+	}
+	id, err := newBatch(C.GoString(configJSON), int(n), int(workers), int(flags))
+	if err != nil {
+		return fail(err)
+	}
+	*handle = C.int64_t(id)
+	return statusOK
+}
+
+//export yg_batch_free
+func yg_batch_free(handle C.int64_t) (st C.int32_t) {
+	defer guard(&st)
+	freeBatch(int64(handle))
+	return statusOK
+}
+
+// open looks up and locks handle id for one call.
+func open(id C.int64_t) (*batch, func(), error) {
+	h, err := lookup(int64(id))
+	if err != nil {
+		return nil, nil, err
+	}
+	unlock, err := h.use(int64(id))
+	if err != nil {
+		return nil, nil, err
+	}
+	return h, unlock, nil
+}
+
+//export yg_batch_dims
+func yg_batch_dims(handle C.int64_t, n, obsDim, actDim, infoDim, workers *C.int32_t) (st C.int32_t) {
+	defer guard(&st)
+	h, unlock, err := open(handle)
+	if err != nil {
+		return fail(err)
+	}
+	defer unlock()
+	for _, o := range []struct {
+		p *C.int32_t
+		v int
+	}{{n, h.n}, {obsDim, h.obsDim}, {actDim, h.actDim}, {infoDim, len(infoNames)}, {workers, h.b.Workers()}} {
+		if o.p != nil {
+			*o.p = C.int32_t(o.v)
+		}
+	}
+	return statusOK
+}
+
+//export yg_batch_spaces
+func yg_batch_spaces(handle C.int64_t, obsLow, obsHigh, actLow, actHigh *C.float) (st C.int32_t) {
+	defer guard(&st)
+	h, unlock, err := open(handle)
+	if err != nil {
+		return fail(err)
+	}
+	defer unlock()
+	os, as := h.b.ObservationSpace(), h.b.ActionSpace()
+	copy(slice[float32](unsafe.Pointer(obsLow), h.obsDim), os.Low)
+	copy(slice[float32](unsafe.Pointer(obsHigh), h.obsDim), os.High)
+	copy(slice[float32](unsafe.Pointer(actLow), h.actDim), as.Low)
+	copy(slice[float32](unsafe.Pointer(actHigh), h.actDim), as.High)
+	return statusOK
+}
+
+//export yg_batch_string
+func yg_batch_string(handle C.int64_t, what C.int32_t, buf *C.char, capacity C.int32_t, length *C.int32_t) (st C.int32_t) {
+	defer guard(&st)
+	h, unlock, err := open(handle)
+	if err != nil {
+		return fail(err)
+	}
+	defer unlock()
+	s, err := h.str(int(what))
+	if err != nil {
+		return fail(err)
+	}
+	if length != nil {
+		*length = C.int32_t(len(s))
+	}
+	if buf != nil && capacity > 0 {
+		out := slice[byte](unsafe.Pointer(buf), int(capacity))
+		k := copy(out[:len(out)-1], s)
+		out[k] = 0
+	}
+	return statusOK
+}
+
+//export yg_batch_reset
+func yg_batch_reset(handle C.int64_t, seeds *C.uint64_t, mask *C.uint8_t, obs *C.float, info *C.double) (st C.int32_t) {
+	defer guard(&st)
+	h, unlock, err := open(handle)
+	if err != nil {
+		return fail(err)
+	}
+	defer unlock()
+	if seeds == nil || obs == nil {
+		return failf("yg_batch_reset: seeds and obs must not be NULL")
+	}
+	n := h.n
+	err = h.reset(slice[uint64](unsafe.Pointer(seeds), n), slice[byte](unsafe.Pointer(mask), n),
+		slice[float32](unsafe.Pointer(obs), n*h.obsDim), slice[float64](unsafe.Pointer(info), n*len(infoNames)))
+	if err != nil {
+		return fail(err)
+	}
+	return statusOK
+}
+
+//export yg_batch_step
+func yg_batch_step(handle C.int64_t, actions *C.double, obs *C.float, rewards *C.double, terminated, truncated *C.uint8_t,
+	finalObs *C.float, info *C.double) (st C.int32_t) {
+	defer guard(&st)
+	h, unlock, err := open(handle)
+	if err != nil {
+		return fail(err)
+	}
+	defer unlock()
+	if obs == nil || rewards == nil || terminated == nil || truncated == nil || (actions == nil && h.actDim > 0) {
+		return failf("yg_batch_step: obs, rewards, terminated, truncated and (with act_dim %d) actions must not be NULL", h.actDim)
+	}
+	n := h.n
+	act := slice[float64](unsafe.Pointer(actions), n*h.actDim)
+	if act == nil {
+		act = []float64{}
+	}
+	err = h.step(act, slice[float32](unsafe.Pointer(obs), n*h.obsDim), slice[float64](unsafe.Pointer(rewards), n),
+		slice[bool](unsafe.Pointer(terminated), n), slice[bool](unsafe.Pointer(truncated), n),
+		slice[float32](unsafe.Pointer(finalObs), n*h.obsDim), slice[float64](unsafe.Pointer(info), n*len(infoNames)))
+	if err != nil {
+		return fail(err)
+	}
+	return statusOK
+}
+
+//export yg_batch_seeds
+func yg_batch_seeds(handle C.int64_t, seeds *C.uint64_t) (st C.int32_t) {
+	defer guard(&st)
+	h, unlock, err := open(handle)
+	if err != nil {
+		return fail(err)
+	}
+	defer unlock()
+	if seeds == nil {
+		return failf("yg_batch_seeds: seeds must not be NULL")
+	}
+	h.seeds(slice[uint64](unsafe.Pointer(seeds), h.n))
+	return statusOK
+}

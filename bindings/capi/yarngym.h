@@ -1,0 +1,144 @@
+/*
+ * yarngym.h: the C ABI of libyarngym, a c-shared build of yarngym's Go
+ * environments (go build -buildmode=c-shared ./bindings/capi).
+ *
+ * Hand-written. The Go exports include this header in their cgo preamble,
+ * so the C compiler checks every prototype below against the Go code.
+ * Pointer parameters are not declared const for that reason: a "read-only"
+ * note says which ones the library only reads.
+ *
+ * Rules:
+ *   - Every function returns an int32_t status: YG_OK or a YG_ERR_* code.
+ *     On an error, yg_last_error gives the message (kept per calling thread,
+ *     like errno, until the next error on that thread).
+ *   - The caller owns every buffer. The library reads and writes them only
+ *     during the call and keeps no pointer to them afterwards; no pointer
+ *     to Go memory is ever handed out.
+ *   - A panic inside the library becomes YG_ERR_PANIC, never a crash.
+ *   - Handles are positive and never reused; freeing a handle twice, or an
+ *     unknown handle, is harmless. A handle may be used from any thread;
+ *     calls on one handle are serialised.
+ *   - Do not fork a process after the library is loaded (the Go runtime
+ *     does not survive fork): start worker processes with spawn.
+ *
+ * A batch is N independent environments built from one JSON config with
+ * the fields of Go's env.Config:
+ *   {"scenario": "quick", "sets": ["KEY=VALUE"], "policy": "fair",
+ *    "controlled": ["max_am_share"], "control_interval_s": 60,
+ *    "max_steps": 0, "reward": {"slowdown": 1}}
+ * (see yarngym/env's package doc for the observation features, the action
+ * and the reward objectives). Buffers are flat, env-major: env i's
+ * observation is obs[i*obs_dim .. (i+1)*obs_dim), its action
+ * actions[i*act_dim .. (i+1)*act_dim), and so on.
+ */
+#ifndef YARNGYM_H
+#define YARNGYM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of this ABI. A client checks yg_abi_version against it. */
+#define YG_ABI_VERSION 1
+
+/* Status codes. */
+#define YG_OK 0
+#define YG_ERR_INVALID 1 /* bad argument: NULL buffer, bad size, bad config */
+#define YG_ERR_HANDLE 2  /* unknown or freed handle */
+#define YG_ERR_ENV 3     /* the environment refused: NaN action, step after end, ... */
+#define YG_ERR_PANIC 4   /* a Go panic, recovered */
+
+/* Flags for yg_batch_new. */
+#define YG_FLAG_NO_AUTORESET 1 /* see yg_batch_step */
+
+/* What yg_batch_string returns: newline-separated names, or JSON. */
+#define YG_STR_FEATURES 0 /* observation feature names, obs_dim lines */
+#define YG_STR_ACTIONS 1  /* controlled parameter names, act_dim lines */
+#define YG_STR_INFO 2     /* info scalar names, info_dim lines */
+#define YG_STR_CONFIG 3   /* the config with defaults filled in, JSON */
+
+/* The ABI version: *version = YG_ABI_VERSION of the library. */
+int32_t yg_abi_version(int32_t *version);
+
+/*
+ * The calling thread's last error message. *len (if not NULL) is set to the
+ * message's length in bytes without the terminating NUL (0: no error yet);
+ * at most cap-1 bytes are copied into buf, NUL-terminated (nothing when
+ * buf is NULL or cap is 0).
+ */
+int32_t yg_last_error(char *buf, int32_t cap, int32_t *len);
+
+/*
+ * Sets the Go scheduler's thread count (GOMAXPROCS) to n when n > 0, and
+ * reports the count before the call in *previous (if not NULL); n <= 0
+ * only reads it. A batch's worker count is fixed when it is created.
+ */
+int32_t yg_set_threads(int32_t n, int32_t *previous);
+
+/*
+ * Creates a batch of n >= 1 environments from config_json (read-only,
+ * NUL-terminated UTF-8) stepped by `workers` goroutines (0: the thread
+ * count; 1: all on the calling thread). flags: 0 or YG_FLAG_NO_AUTORESET.
+ * On success *handle is the new handle. Call yg_batch_reset before
+ * yg_batch_step.
+ */
+int32_t yg_batch_new(char *config_json, int32_t n, int32_t workers, int32_t flags, int64_t *handle);
+
+/* Frees a batch. Freeing twice, or an unknown handle, returns YG_OK. */
+int32_t yg_batch_free(int64_t handle);
+
+/* The batch's sizes. Any output pointer may be NULL. */
+int32_t yg_batch_dims(int64_t handle, int32_t *n, int32_t *obs_dim, int32_t *act_dim, int32_t *info_dim,
+                      int32_t *workers);
+
+/*
+ * One environment's spaces: obs_low/obs_high get obs_dim floats,
+ * act_low/act_high act_dim floats (each may be NULL). Every bound is finite.
+ */
+int32_t yg_batch_spaces(int64_t handle, float *obs_low, float *obs_high, float *act_low, float *act_high);
+
+/*
+ * A text property (YG_STR_*). *len is set to its length in bytes without
+ * the NUL; at most cap-1 bytes are copied into buf, NUL-terminated. Call
+ * with cap 0 to learn the length.
+ */
+int32_t yg_batch_string(int64_t handle, int32_t what, char *buf, int32_t cap, int32_t *len);
+
+/*
+ * Resets the environments with seeds[i] (read-only, n values) where
+ * mask[i] != 0 (read-only, n bytes; NULL resets all). Writes their first
+ * observations into obs (n*obs_dim; other envs' rows are left alone) and,
+ * if info is not NULL, their info scalars into info (n*info_dim).
+ */
+int32_t yg_batch_reset(int64_t handle, uint64_t *seeds, uint8_t *mask, float *obs, double *info);
+
+/*
+ * Steps every environment with its action (read-only, n*act_dim values;
+ * may be NULL when act_dim is 0): out come obs (n*obs_dim), rewards (n),
+ * terminated and truncated (n bytes, 0 or 1) and, if not NULL, info
+ * (n*info_dim).
+ *
+ * Autoreset (default) is gymnasium's SAME_STEP: an env whose episode ends
+ * in this step writes the ending observation to final_obs (n*obs_dim, may
+ * be NULL; other rows are left alone), is reset at once with the seed
+ * derived from its episode seed, and its new episode's first observation
+ * goes to obs; its reward, flags and info are those of the ending step.
+ * With YG_FLAG_NO_AUTORESET the envs are stepped in turn on the calling
+ * thread, an ended env is left as it is, final_obs is not written, and
+ * stepping it again is an error until it is reset.
+ *
+ * On an error, the outputs may be partly written.
+ */
+int32_t yg_batch_step(int64_t handle, double *actions, float *obs, double *rewards, uint8_t *terminated,
+                      uint8_t *truncated, float *final_obs, double *info);
+
+/* The current episode seed of each environment (n values). */
+int32_t yg_batch_seeds(int64_t handle, uint64_t *seeds);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* YARNGYM_H */

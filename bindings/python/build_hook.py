@@ -1,0 +1,66 @@
+"""Hatchling build hook: builds the Go c-shared library into the package.
+
+Runs ``go build -buildmode=c-shared ./bindings/capi`` (needs Go and a C
+compiler on PATH) and puts libyarngym next to yarngym/__init__.py, where the
+package loads it from; the wheel carries it with the C header. The library
+does not link libpython, so the wheel is tagged ``py3-none-<platform>``:
+one wheel per platform serves every Python 3 version.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+
+def _lib_name() -> str:
+    if sys.platform == "darwin":
+        return "libyarngym.dylib"
+    if sys.platform == "win32":
+        return "yarngym.dll"
+    return "libyarngym.so"
+
+
+class GoBuildHook(BuildHookInterface):
+    PLUGIN_NAME = "custom"
+
+    def initialize(self, version: str, build_data: dict) -> None:
+        if self.target_name != "wheel":
+            return
+        root = Path(self.root)
+        pkg = root / "bindings" / "python" / "src" / "yarngym"
+        header = root / "bindings" / "capi" / "yarngym.h"
+        lib = pkg / _lib_name()
+        go = shutil.which("go")
+        if go is None:
+            raise RuntimeError(
+                "yarngym: building the native library needs Go (see go.mod for the version) and a C "
+                "compiler on PATH: `go build -buildmode=c-shared ./bindings/capi`"
+            )
+        env = dict(os.environ, CGO_ENABLED="1")
+        with tempfile.TemporaryDirectory(prefix="yarngym-build-") as tmp:
+            out = Path(tmp) / _lib_name()
+            cmd = [go, "build", "-buildmode=c-shared", "-trimpath", "-o", str(out), "./bindings/capi"]
+            self.app.display_info("yarngym: " + " ".join(cmd[1:]))
+            res = subprocess.run(cmd, cwd=root, env=env)
+            if res.returncode != 0:
+                raise RuntimeError(f"yarngym: `{' '.join(cmd)}` failed (exit {res.returncode})")
+            # The generated header (libyarngym.h) is dropped: yarngym.h is
+            # the hand-written one, checked against the exports by cgo.
+            tmp_lib = lib.with_name(lib.name + ".tmp")
+            shutil.copyfile(out, tmp_lib)
+            os.replace(tmp_lib, lib)
+
+        plat = sysconfig.get_platform().replace("-", "_").replace(".", "_")
+        build_data["pure_python"] = False
+        build_data["tag"] = f"py3-none-{plat}"
+        if version != "editable":
+            build_data["force_include"][str(lib)] = f"yarngym/{lib.name}"
+            build_data["force_include"][str(header)] = "yarngym/yarngym.h"

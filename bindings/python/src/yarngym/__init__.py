@@ -1,0 +1,35 @@
+"""yarngym: a deterministic YARN-like cluster simulator as gymnasium environments.
+
+>>> import gymnasium as gym, yarngym
+>>> env = gym.make("yarngym/Quick-v0")
+>>> obs, info = env.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+
+The Go simulator runs in a shared library reached through cffi. It is loaded
+by the first environment created, never at import, so importing yarngym
+before forking is safe; once an environment exists, start worker processes
+with multiprocessing's "spawn" method. :class:`VectorClusterEnv` steps N
+environments in one call on Go's threads (``gym.make_vec``);
+:func:`set_threads` bounds those threads per process (e.g. one Ray worker).
+"""
+
+from __future__ import annotations
+
+from ._native import YarnGymError, abi_version, library_path, set_threads
+from .envs import ClusterEnv, VectorClusterEnv
+from .registration import TASKS, register_envs
+
+__all__ = [
+    "ClusterEnv",
+    "VectorClusterEnv",
+    "YarnGymError",
+    "TASKS",
+    "abi_version",
+    "library_path",
+    "register_envs",
+    "set_threads",
+]
+
+__version__ = "0.1.0"
+
+register_envs()

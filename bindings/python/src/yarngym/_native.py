@@ -1,0 +1,364 @@
+"""The native library: cffi (ABI mode) over libyarngym's C ABI (yarngym.h).
+
+The library is loaded lazily, by the first environment created (or by
+:func:`set_threads` / :func:`abi_version`), never at import: a process that
+forks after the Go runtime has started hangs in the child as soon as it calls
+Go. If a process forks anyway, the child's environments raise
+:class:`YarnGymError` instead of hanging (see ``_after_fork``).
+
+:class:`NativeBatch` owns one handle and the numpy buffers Go writes into;
+Go keeps no pointer to them after a call returns.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import threading
+import weakref
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+__all__ = [
+    "YarnGymError",
+    "NativeBatch",
+    "abi_version",
+    "set_threads",
+    "library_path",
+]
+
+ABI_VERSION = 1  # the YG_ABI_VERSION this package speaks
+FLAG_NO_AUTORESET = 1
+STR_FEATURES, STR_ACTIONS, STR_INFO, STR_CONFIG = 0, 1, 2, 3
+_STATUS = {1: "invalid argument", 2: "bad handle", 3: "environment error", 4: "internal error"}
+
+_PKG = Path(__file__).resolve().parent
+
+
+class YarnGymError(RuntimeError):
+    """An error reported by the Go library; the message is Go's.
+
+    ``status`` is the C status code (1 invalid argument, 2 bad handle,
+    3 environment error, 4 recovered Go panic).
+    """
+
+    def __init__(self, message: str, status: int = 0):
+        super().__init__(message)
+        self.status = status
+
+
+class _ForkedLib:
+    """Stands in for the library in a child forked after Go was loaded."""
+
+    def __getattr__(self, name: str) -> Any:
+        def refuse(*args: Any) -> int:
+            raise YarnGymError(
+                "yarngym: this process was forked after the Go library was loaded, and Go's "
+                "runtime does not survive fork; create environments in worker processes "
+                "started with multiprocessing's 'spawn' (or 'forkserver') method"
+            )
+
+        return refuse
+
+
+_lock = threading.Lock()
+_ffi: Any = None
+_lib: Any = None
+_pid = os.getpid()
+_pending_threads: int | None = None
+_live: "weakref.WeakSet[NativeBatch]" = weakref.WeakSet()
+
+
+def _lib_name() -> str:
+    if sys.platform == "darwin":
+        return "libyarngym.dylib"
+    if sys.platform == "win32":
+        return "yarngym.dll"
+    return "libyarngym.so"
+
+
+def library_path() -> Path:
+    """Where the shared library is looked for (``$YARNGYM_LIBRARY`` wins)."""
+    env = os.environ.get("YARNGYM_LIBRARY")
+    if env:
+        return Path(env)
+    return _PKG / _lib_name()
+
+
+def _header_path() -> Path:
+    for p in (_PKG / "yarngym.h", _PKG.parents[2] / "capi" / "yarngym.h"):
+        if p.is_file():
+            return p
+    raise YarnGymError(f"yarngym: the C header yarngym.h is missing (looked in {_PKG} and bindings/capi)")
+
+
+def _cdef(header: str) -> str:
+    """Turns yarngym.h into cffi cdef text: comments, includes, guards and
+    the C++ block go; integer #defines stay."""
+    header = re.sub(r"/\*.*?\*/", "", header, flags=re.S)
+    header = re.sub(r"//[^\n]*", "", header)
+    out, skip = [], False
+    for line in header.splitlines():
+        s = line.strip()
+        if s.startswith("#ifdef __cplusplus"):
+            skip = True
+            continue
+        if skip:
+            skip = not s.startswith("#endif")
+            continue
+        if s.startswith("#"):
+            if re.match(r"#define\s+YG_\w+\s+-?\d+\s*$", s):
+                out.append(s)
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def _after_fork() -> None:
+    """In a child forked after the library was loaded: refuse further calls."""
+    global _lib
+    if _lib is None:
+        return
+    _lib = _ForkedLib()
+    for b in list(_live):
+        b._poison()
+
+
+def load() -> tuple[Any, Any]:
+    """Loads the library once and returns (ffi, lib)."""
+    global _ffi, _lib, _pending_threads, _pid
+    if _lib is not None:
+        return _ffi, _lib
+    with _lock:
+        if _lib is not None:
+            return _ffi, _lib
+        import cffi
+
+        path = library_path()
+        if not path.is_file():
+            raise YarnGymError(
+                f"yarngym: the native library {path} is missing. Install the package with "
+                "`pip install .` (or `pip install -e .`) from the repository root, which runs "
+                "`go build -buildmode=c-shared`, or point $YARNGYM_LIBRARY at a built library"
+            )
+        ffi = cffi.FFI()
+        ffi.cdef(_cdef(_header_path().read_text()))
+        lib = ffi.dlopen(str(path))
+        v = ffi.new("int32_t *")
+        lib.yg_abi_version(v)
+        if v[0] != ABI_VERSION:
+            raise YarnGymError(f"yarngym: library {path} speaks ABI version {v[0]}, this package {ABI_VERSION}: rebuild it")
+        if _pending_threads is not None:
+            lib.yg_set_threads(_pending_threads, ffi.NULL)
+            _pending_threads = None
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=_after_fork)
+        _ffi = ffi
+        _lib = lib
+        _pid = os.getpid()
+    return _ffi, _lib
+
+
+def _error(status: int) -> YarnGymError:
+    ffi, lib = _ffi, _lib
+    n = ffi.new("int32_t *")
+    lib.yg_last_error(ffi.NULL, 0, n)
+    buf = ffi.new("char[]", n[0] + 1)
+    lib.yg_last_error(buf, n[0] + 1, ffi.NULL)
+    msg = ffi.string(buf).decode("utf-8", "replace") or _STATUS.get(status, f"status {status}")
+    return YarnGymError(msg, status)
+
+
+def _check(status: int) -> None:
+    if status:
+        raise _error(status)
+
+
+def abi_version() -> int:
+    """The loaded library's ABI version (loads the library)."""
+    ffi, lib = load()
+    v = ffi.new("int32_t *")
+    _check(lib.yg_abi_version(v))
+    return int(v[0])
+
+
+def set_threads(n: int) -> int | None:
+    """Sets the Go scheduler's thread count (GOMAXPROCS) to ``n``.
+
+    Call it before creating environments: a native vector env's worker count
+    is fixed when it is created (``workers=0`` means this count). Returns
+    the previous count, or None when the library is not loaded yet (then the
+    count is applied when it loads, so calling this does not load Go).
+    """
+    global _pending_threads
+    n = int(n)
+    if n < 1:
+        raise ValueError(f"set_threads: n = {n}, want at least 1")
+    if _lib is None:
+        with _lock:
+            if _lib is None:
+                _pending_threads = n
+                return None
+    ffi = _ffi
+    prev = ffi.new("int32_t *")
+    _check(_lib.yg_set_threads(n, prev))
+    return int(prev[0])
+
+
+def _free(handle: int) -> None:
+    lib = _lib
+    if lib is None or isinstance(lib, _ForkedLib) or os.getpid() != _pid:
+        return
+    lib.yg_batch_free(handle)
+
+
+def env_config(
+    scenario: str,
+    *,
+    sets: Sequence[str] | Mapping[str, Any] | None = None,
+    policy: str | None = None,
+    controlled: Sequence[str] | None = None,
+    control_interval_s: float | None = None,
+    max_steps: int | None = None,
+    reward: Mapping[str, float] | None = None,
+) -> dict[str, Any]:
+    """The JSON config of Go's env.Config. ``sets`` may be a mapping
+    {key: value} or a list of "KEY=VALUE" strings (scenario overrides)."""
+    if not isinstance(scenario, (str, os.PathLike)) or not str(scenario).strip():
+        raise ValueError(f"scenario: {scenario!r}, want a built-in scenario name or a .toml path")
+    cfg: dict[str, Any] = {"scenario": os.fspath(scenario)}
+    if sets:
+        if isinstance(sets, Mapping):
+            sets = [f"{k}={v}" for k, v in sets.items()]
+        elif isinstance(sets, str):
+            sets = [sets]
+        cfg["sets"] = [str(s) for s in sets]
+    if policy:
+        cfg["policy"] = str(policy)
+    if controlled:
+        if isinstance(controlled, str):
+            controlled = [controlled]
+        cfg["controlled"] = [str(c) for c in controlled]
+    if control_interval_s is not None:
+        cfg["control_interval_s"] = float(control_interval_s)
+    if max_steps:
+        cfg["max_steps"] = int(max_steps)
+    if reward:
+        cfg["reward"] = {str(k): float(v) for k, v in reward.items()}
+    return cfg
+
+
+def _ptr(ffi: Any, ctype: str, arr: np.ndarray) -> Any:
+    assert arr.flags.c_contiguous
+    return ffi.cast(ctype, arr.ctypes.data)
+
+
+class NativeBatch:
+    """N environments of one config behind a C handle, with the numpy
+    buffers the library fills. Not thread-safe (the library serialises
+    calls on a handle anyway)."""
+
+    def __init__(self, config: Mapping[str, Any], n: int, *, workers: int = 0, autoreset: bool = True):
+        ffi, lib = load()
+        self._ffi, self._lib = ffi, lib
+        n, workers = int(n), int(workers)
+        h = ffi.new("int64_t *")
+        js = json.dumps(dict(config)).encode()
+        _check(lib.yg_batch_new(js, n, workers, 0 if autoreset else FLAG_NO_AUTORESET, h))
+        self.handle = int(h[0])
+        self._finalizer = weakref.finalize(self, _free, self.handle)
+        _live.add(self)
+
+        d = ffi.new("int32_t[5]")
+        _check(lib.yg_batch_dims(self.handle, d + 0, d + 1, d + 2, d + 3, d + 4))
+        self.n, self.obs_dim, self.act_dim, self.info_dim, self.workers = (int(x) for x in d)
+        self.autoreset = autoreset
+
+        self.obs_low = np.zeros(self.obs_dim, np.float32)
+        self.obs_high = np.zeros(self.obs_dim, np.float32)
+        self.act_low = np.zeros(self.act_dim, np.float32)
+        self.act_high = np.zeros(self.act_dim, np.float32)
+        _check(
+            lib.yg_batch_spaces(
+                self.handle,
+                _ptr(ffi, "float *", self.obs_low),
+                _ptr(ffi, "float *", self.obs_high),
+                _ptr(ffi, "float *", self.act_low) if self.act_dim else ffi.NULL,
+                _ptr(ffi, "float *", self.act_high) if self.act_dim else ffi.NULL,
+            )
+        )
+        self.feature_names = self._lines(STR_FEATURES)
+        self.action_names = self._lines(STR_ACTIONS)
+        self.info_names = self._lines(STR_INFO)
+        self.config = json.loads(self._string(STR_CONFIG))
+
+        n, od, ad = self.n, self.obs_dim, self.act_dim
+        self.obs = np.zeros((n, od), np.float32)
+        self.final_obs = np.zeros((n, od), np.float32)
+        self.actions = np.zeros((n, ad), np.float64)
+        self.rewards = np.zeros(n, np.float64)
+        self.terminated = np.zeros(n, np.bool_)
+        self.truncated = np.zeros(n, np.bool_)
+        self.info = np.zeros((n, self.info_dim), np.float64)
+        self.seeds = np.zeros(n, np.uint64)
+        self.mask = np.zeros(n, np.bool_)
+        self._p_obs = _ptr(ffi, "float *", self.obs)
+        self._p_final = _ptr(ffi, "float *", self.final_obs) if autoreset else ffi.NULL
+        self._p_act = _ptr(ffi, "double *", self.actions) if ad else ffi.NULL
+        self._p_rew = _ptr(ffi, "double *", self.rewards)
+        self._p_term = _ptr(ffi, "uint8_t *", self.terminated)
+        self._p_trunc = _ptr(ffi, "uint8_t *", self.truncated)
+        self._p_info = _ptr(ffi, "double *", self.info)
+        self._p_seeds = _ptr(ffi, "uint64_t *", self.seeds)
+        self._p_mask = _ptr(ffi, "uint8_t *", self.mask)
+        self._step_fn = lib.yg_batch_step
+        self._step_args = (
+            self.handle, self._p_act, self._p_obs, self._p_rew, self._p_term, self._p_trunc, self._p_final, self._p_info
+        )
+
+    def _string(self, what: int) -> str:
+        ffi = self._ffi
+        n = ffi.new("int32_t *")
+        _check(self._lib.yg_batch_string(self.handle, what, ffi.NULL, 0, n))
+        buf = ffi.new("char[]", n[0] + 1)
+        _check(self._lib.yg_batch_string(self.handle, what, buf, n[0] + 1, ffi.NULL))
+        return ffi.string(buf).decode()
+
+    def _lines(self, what: int) -> list[str]:
+        s = self._string(what)
+        return s.split("\n") if s else []
+
+    def _poison(self) -> None:
+        self._lib = _ForkedLib()
+        self._step_fn = self._lib.yg_batch_step
+
+    def reset(self, seeds: Sequence[int] | np.ndarray, mask: np.ndarray | None = None) -> None:
+        """Resets the envs (where mask is true) with ``seeds`` (n values)."""
+        self.seeds[:] = np.asarray(seeds, dtype=np.uint64).reshape(self.n)
+        p_mask = self._ffi.NULL
+        if mask is not None:
+            self.mask[:] = np.asarray(mask, dtype=np.bool_).reshape(self.n)
+            p_mask = self._p_mask
+        st = self._lib.yg_batch_reset(self.handle, self._p_seeds, p_mask, self._p_obs, self._p_info)
+        if st:
+            raise _error(st)
+
+    def step(self) -> None:
+        """Steps every env with ``self.actions``; results land in the buffers."""
+        st = self._step_fn(*self._step_args)
+        if st:
+            raise _error(st)
+
+    def episode_seeds(self) -> np.ndarray:
+        """Each env's current episode seed (a fresh array)."""
+        out = np.zeros(self.n, np.uint64)
+        _check(self._lib.yg_batch_seeds(self.handle, _ptr(self._ffi, "uint64_t *", out)))
+        return out
+
+    def close(self) -> None:
+        """Frees the handle (idempotent)."""
+        self._finalizer()

@@ -1,0 +1,54 @@
+"""Helpers shared by the tests, importable by spawned worker processes."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+QUICK = {"scenario": "quick", "controlled": ["max_am_share"]}
+
+
+def actions(n_steps: int, act_dim: int, seed: int = 123) -> np.ndarray:
+    """A fixed action sequence in [-1, 1] (max_am_share's range)."""
+    return np.random.default_rng(seed).uniform(-1, 1, size=(n_steps, act_dim)).astype(np.float32)
+
+
+def trajectory(env_id: str | None, seed: int, n_steps: int, kwargs: dict | None = None) -> list:
+    """Runs one env from reset(seed) with fixed actions, resetting (without
+    a seed) when an episode ends; returns every step's exact outputs."""
+    import gymnasium as gym
+
+    import yarngym  # noqa: F401  (registers the ids)
+
+    env = gym.make(env_id, **(kwargs or {})) if env_id else yarngym.ClusterEnv(**(kwargs or QUICK))
+    obs, info = env.reset(seed=seed)
+    out = [("reset", obs.tobytes(), info["episode_seed"])]
+    acts = actions(n_steps, env.action_space.shape[0])
+    for a in acts:
+        obs, r, te, tr, info = env.step(a)
+        out.append((obs.tobytes(), r, te, tr, info["events"]))
+        if te or tr:
+            obs, info = env.reset()
+            out.append(("reset", obs.tobytes(), info["episode_seed"]))
+    env.close()
+    return out
+
+
+def digest(traj: list) -> str:
+    return hashlib.sha256(repr(traj).encode()).hexdigest()
+
+
+def spawn_trajectory(args: tuple) -> str:
+    """For a spawned process: the digest of a trajectory, plus proof that
+    the library was loaded here."""
+    env_id, seed, n_steps = args
+    return digest(trajectory(env_id, seed, n_steps))
+
+
+def rss_bytes() -> int:
+    """This process's resident set size (Linux)."""
+    import os
+
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")

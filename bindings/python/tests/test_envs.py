@@ -1,0 +1,163 @@
+"""gymnasium conformance: every registered id passes the env checker, and
+the single and native vector envs return what gymnasium expects."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from gymnasium.vector import AutoresetMode
+
+import yarngym
+from _helpers import QUICK, actions
+
+IDS = sorted(yarngym.TASKS)
+
+
+def test_ids_registered():
+    assert "yarngym/Quick-v0" in IDS and "yarngym/Scenario-v0" in IDS
+    for env_id in IDS:
+        spec = gym.spec(env_id)
+        assert spec.entry_point == "yarngym.envs:ClusterEnv"
+        assert spec.vector_entry_point == "yarngym.envs:VectorClusterEnv"
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_check_env(env_id):
+    with gym.make(env_id) as env:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a checker warning fails the test
+            check_env(env.unwrapped)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_make_vec_is_native(env_id):
+    with gym.make_vec(env_id, num_envs=3) as venv:
+        assert isinstance(venv, yarngym.VectorClusterEnv)
+        assert venv.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+        obs, info = venv.reset(seed=0)
+        assert obs.shape == (3,) + venv.single_observation_space.shape
+        assert obs in venv.observation_space
+        obs, rew, term, trunc, info = venv.step(venv.action_space.sample())
+        assert obs in venv.observation_space
+        assert rew.dtype == np.float64 and term.dtype == np.bool_ and trunc.dtype == np.bool_
+
+
+def test_scenario_env_takes_kwargs():
+    with gym.make("yarngym/Scenario-v0", scenario="dress-fig1", control_interval_s=5, max_steps=3) as env:
+        u = env.unwrapped
+        assert u.config["scenario"] == "dress-fig1" and u.config["control_interval_s"] == 5
+        assert env.action_space.shape == (0,)
+        env.reset(seed=1)
+        for _ in range(3):
+            _, _, te, tr, _ = env.step(env.action_space.sample())
+        assert te or tr
+
+
+def test_types_and_bounds_over_episodes():
+    env = yarngym.ClusterEnv(**QUICK, control_interval_s=20)
+    assert env.feature_names[0] == "time_h" and env.feature_names[-1] == "param.max_am_share"
+    assert env.action_names == ["max_am_share"]
+    assert len(env.feature_names) == env.observation_space.shape[0]
+    assert np.all(np.isfinite(env.observation_space.low)) and np.all(np.isfinite(env.observation_space.high))
+    obs, info = env.reset(seed=3)
+    assert info["step"] == 0 and info["sim_time_s"] == 0.0
+    assert all(info[k] == 0 for k in env.info_names)  # the reset info (see VectorClusterEnv)
+    ended = 0
+    for a in actions(200, 1):
+        obs, r, te, tr, info = env.step(a)
+        assert obs.dtype == np.float32 and obs in env.observation_space
+        assert type(r) is float and type(te) is bool and type(tr) is bool
+        assert type(info["events"]) is int and type(info["utilization"]) is float
+        if te or tr:
+            ended += 1
+            obs, info = env.reset()
+    assert ended >= 2
+    assert env.render() is None
+
+
+def test_render_ansi():
+    env = yarngym.ClusterEnv(**QUICK, render_mode="ansi")
+    env.reset(seed=1)
+    env.step(np.array([0.5], np.float32))
+    assert env.render().startswith("t=0.017h")
+
+
+def test_action_sets_parameter():
+    env = yarngym.ClusterEnv(**QUICK)
+    env.reset(seed=1)
+    i = env.feature_names.index("param.max_am_share")
+    obs, *_ = env.step(np.array([0.5], np.float32))
+    assert obs[i] == pytest.approx(0.75)  # (0.5 - -1) / (1 - -1)
+    obs, *_ = env.step([7.0])  # clipped to the range by Go
+    assert obs[i] == pytest.approx(1.0)
+
+
+def test_max_steps_truncates():
+    env = yarngym.ClusterEnv("quick", max_steps=2, control_interval_s=1)
+    env.reset(seed=1)
+    assert env.step(None)[2:4] == (False, False)
+    assert env.step(None)[2:4] == (False, True)
+
+
+def test_vector_same_step_autoreset():
+    venv = yarngym.VectorClusterEnv(4, **QUICK)
+    obs, _ = venv.reset(seed=5)
+    seeds0 = venv.episode_seeds()
+    acts = np.full((4, 1), 0.5, np.float32)
+    saw_end = False
+    for _ in range(40):
+        obs, rew, term, trunc, info = venv.step(acts)
+        ended = term | trunc
+        if ended.any():
+            saw_end = True
+            assert np.array_equal(info["_final_obs"], ended)
+            for i in np.flatnonzero(ended):
+                assert info["final_obs"][i] in venv.single_observation_space
+                assert info["final_info"]["step"][i] > 0 and info["step"][i] == 0
+                assert obs[i][0] == 0.0  # the new episode starts at time 0
+            assert np.all(venv.episode_seeds()[ended] != seeds0[ended])
+            break
+    assert saw_end
+
+
+def test_vector_copy_false_returns_views():
+    venv = yarngym.VectorClusterEnv(2, "quick", copy=False)
+    a, _ = venv.reset(seed=0)
+    b, *_ = venv.step(None)
+    assert a is b  # the native buffer, overwritten in place
+
+
+def test_vector_reset_mask():
+    venv = yarngym.VectorClusterEnv(3, **QUICK)
+    venv.reset(seed=0)
+    for _ in range(2):
+        obs, *_ = venv.step(np.zeros((3, 1)))
+    seeds = venv.episode_seeds()
+    obs2, _ = venv.reset(options={"reset_mask": [False, True, False]})
+    assert obs2[1][0] == 0.0 and np.array_equal(obs2[0], obs[0]) and np.array_equal(obs2[2], obs[2])
+    s2 = venv.episode_seeds()
+    assert s2[0] == seeds[0] and s2[2] == seeds[2] and s2[1] != seeds[1]
+
+
+def test_registered_ids_normalize_actions():
+    env = gym.make("yarngym/OPERA-v0").unwrapped
+    assert env.action_names == ["rho", "duration_cutoff_s"]
+    assert np.all(env.action_space.low == -1) and np.all(env.action_space.high == 1)
+    assert env.param_low[0] == pytest.approx(0.1) and env.param_high[0] == pytest.approx(2)
+    env.reset(seed=1)
+    i, j = env.feature_names.index("param.rho"), env.feature_names.index("param.duration_cutoff_s")
+    obs, *_ = env.step(np.array([-1.0, 1.0], np.float32))
+    assert obs[i] == pytest.approx(0.0, abs=1e-6) and obs[j] == pytest.approx(1.0)
+    obs, *_ = env.step(np.array([0.0, -0.5], np.float32))
+    assert obs[i] == pytest.approx(0.5) and obs[j] == pytest.approx(0.25)
+    raw = gym.make("yarngym/OPERA-v0", normalize_actions=False).unwrapped
+    assert raw.action_space.low[0] == pytest.approx(0.1)
+    with gym.make_vec("yarngym/OPERA-v0", num_envs=2) as venv:
+        assert np.all(venv.single_action_space.high == 1)
+        venv.reset(seed=0)
+        obs, *_ = venv.step(np.array([[-1.0, 1.0], [1.0, -1.0]], np.float32))
+        assert obs[0, i] == pytest.approx(0.0, abs=1e-6) and obs[1, i] == pytest.approx(1.0)

@@ -1,0 +1,175 @@
+"""Go's errors arrive as Python exceptions with Go's message; bad calls on
+the raw C ABI return status codes; nothing crashes the interpreter."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+import yarngym
+from yarngym import YarnGymError, _native
+from _helpers import QUICK
+
+
+@pytest.mark.parametrize(
+    "kwargs, status, message",
+    [
+        ({"scenario": "no-such-scenario"}, 1, 'scenario "no-such-scenario"'),
+        ({"scenario": "quick", "controlled": ["rho"]}, 1, 'policy fair has no parameter "rho" (it has: max_am_share, locality_delay)'),
+        ({"scenario": "quick", "policy": "nope"}, 1, 'policy "nope"'),
+        ({"scenario": "quick", "reward": {"speed": 1}}, 1, 'unknown objective "speed"'),
+        ({"scenario": "quick", "control_interval_s": -1}, 1, "control_interval_s: -1"),
+        ({"scenario": "quick", "max_steps": -3}, 1, "max_steps: -3"),
+        ({"scenario": "quick", "sets": ["no_such_key=1"]}, 1, "no_such_key"),
+    ],
+)
+def test_bad_config(kwargs, status, message):
+    for make in (lambda: yarngym.ClusterEnv(**kwargs), lambda: yarngym.VectorClusterEnv(2, **kwargs)):
+        with pytest.raises(YarnGymError) as e:
+            make()
+        assert e.value.status == status
+        assert message in str(e.value)
+
+
+def test_bad_scenario_file_names_file_and_key(tmp_path):
+    p = tmp_path / "bad.toml"
+    p.write_text('name = "bad"\n[cluster]\nnodes_per_rack = "two"\n')
+    with pytest.raises(YarnGymError) as e:
+        yarngym.ClusterEnv(str(p))
+    assert "bad.toml" in str(e.value) and "nodes_per_rack" in str(e.value)
+
+
+def test_python_side_config_errors():
+    with pytest.raises(ValueError):
+        yarngym.ClusterEnv("")
+    with pytest.raises(TypeError):
+        yarngym.ClusterEnv("quick", no_such_option=1)
+    with pytest.raises(ValueError):
+        yarngym.ClusterEnv("quick", render_mode="human")
+
+
+def test_bad_action_shape():
+    env = yarngym.ClusterEnv(**QUICK)
+    env.reset(seed=0)
+    for bad in ([0.1, 0.2], np.zeros((1, 1)), 0.5, np.zeros(0)):
+        with pytest.raises(ValueError, match=r"action has shape .* want \(1,\)"):
+            env.step(bad)
+    with pytest.raises(ValueError):
+        env.step(["x"])
+    venv = yarngym.VectorClusterEnv(3, **QUICK)
+    venv.reset(seed=0)
+    with pytest.raises(ValueError, match=r"want \(3, 1\)"):
+        venv.step(np.zeros(3))
+    free = yarngym.ClusterEnv("quick")  # no controlled parameter
+    free.reset(seed=0)
+    with pytest.raises(ValueError, match="controls no parameter"):
+        free.step([1.0])
+
+
+def test_nan_action_is_a_go_error():
+    env = yarngym.ClusterEnv(**QUICK)
+    env.reset(seed=0)
+    with pytest.raises(YarnGymError, match=r'action\[0\] for parameter "max_am_share" is NaN') as e:
+        env.step(np.array([np.nan], np.float32))
+    assert e.value.status == 3
+    env.step(np.array([0.0], np.float32))  # the env is still usable
+    venv = yarngym.VectorClusterEnv(2, **QUICK)
+    venv.reset(seed=0)
+    with pytest.raises(YarnGymError, match=r"env 1: step: action\[0\] .* is NaN"):
+        venv.step(np.array([[0.0], [np.nan]]))
+
+
+def test_step_order_errors():
+    env = yarngym.ClusterEnv("quick", max_steps=1)
+    with pytest.raises(YarnGymError, match="no episode; call Reset first"):
+        env.step(None)
+    env.reset(seed=0)
+    assert env.step(None)[3] is True
+    with pytest.raises(YarnGymError, match="the episode has ended; call Reset"):
+        env.step(None)
+
+
+def test_closed_env_raises_and_double_close_is_harmless():
+    env = yarngym.ClusterEnv("quick")
+    env.reset(seed=0)
+    env.close()
+    env.close()
+    with pytest.raises(YarnGymError, match="unknown or already freed") as e:
+        env.step(None)
+    assert e.value.status == 2
+    venv = yarngym.VectorClusterEnv(2, "quick")
+    venv.close()
+    venv.close()
+
+
+def _raw():
+    ffi, lib = _native.load()
+    return ffi, lib
+
+
+def _last_error(ffi, lib):
+    buf = ffi.new("char[]", 4096)
+    n = ffi.new("int32_t *")
+    assert lib.yg_last_error(buf, 4096, n) == 0
+    return ffi.string(buf).decode(), n[0]
+
+
+def test_raw_abi_status_codes():
+    ffi, lib = _raw()
+    v = ffi.new("int32_t *")
+    assert lib.yg_abi_version(v) == 0 and v[0] == lib.YG_ABI_VERSION == _native.ABI_VERSION
+    assert lib.yg_abi_version(ffi.NULL) == lib.YG_ERR_INVALID
+    h = ffi.new("int64_t *")
+    assert lib.yg_batch_new(ffi.NULL, 1, 0, 0, h) == lib.YG_ERR_INVALID
+    assert lib.yg_batch_new(b'{"scenario":"quick"}', 0, 0, 0, h) == lib.YG_ERR_INVALID
+    msg, n = _last_error(ffi, lib)
+    assert msg == "batch: n = 0, want 1 to 1048576 environments" and n == len(msg)
+    assert lib.yg_batch_new(b'{"scenario":"quick","oops":1}', 1, 0, 0, h) == lib.YG_ERR_INVALID
+    assert 'unknown field "oops"' in _last_error(ffi, lib)[0]
+    assert lib.yg_batch_dims(987654321, ffi.NULL, ffi.NULL, ffi.NULL, ffi.NULL, ffi.NULL) == lib.YG_ERR_HANDLE
+    assert lib.yg_batch_free(987654321) == lib.YG_OK  # unknown: harmless
+    assert lib.yg_batch_new(b'{"scenario":"quick"}', 2, 1, 0, h) == lib.YG_OK
+    handle = h[0]
+    assert lib.yg_batch_reset(handle, ffi.NULL, ffi.NULL, ffi.NULL, ffi.NULL) == lib.YG_ERR_INVALID
+    assert lib.yg_batch_string(handle, 42, ffi.NULL, 0, ffi.NULL) == lib.YG_ERR_INVALID
+    # A wild pointer is the caller's bug; a Go panic still comes back as a status.
+    assert lib.yg_batch_spaces(handle, ffi.cast("float *", 16), ffi.NULL, ffi.NULL, ffi.NULL) == lib.YG_ERR_PANIC
+    assert "Go panic" in _last_error(ffi, lib)[0]
+    # Truncated copies of the error text stay NUL-terminated.
+    small = ffi.new("char[]", 6)
+    n = ffi.new("int32_t *")
+    lib.yg_last_error(small, 6, n)
+    assert ffi.string(small) == b"yarng" and n[0] > 6
+    assert lib.yg_batch_free(handle) == lib.YG_OK
+    assert lib.yg_batch_free(handle) == lib.YG_OK
+    assert lib.yg_batch_new(b'{"scenario":"quick"}', 1, 1, 0, h) == lib.YG_OK
+    assert h[0] > handle  # never reused
+    lib.yg_batch_free(h[0])
+
+
+def test_last_error_is_per_thread():
+    ffi, lib = _raw()
+    h = ffi.new("int64_t *")
+    go_b, done_b = threading.Event(), threading.Event()
+    seen = {}
+
+    def a():
+        lib.yg_batch_new(b'{"scenario":"quick"}', 0, 0, 0, h)  # n = 0
+        go_b.set()
+        done_b.wait(30)
+        seen["a"] = _last_error(ffi, lib)[0]
+
+    def b():
+        go_b.wait(30)
+        lib.yg_batch_new(b'{"scenario":"quick"}', 1, -7, 0, h)  # workers = -7
+        seen["b"] = _last_error(ffi, lib)[0]
+        done_b.set()
+
+    ts = [threading.Thread(target=a), threading.Thread(target=b)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(60)
+    assert "n = 0" in seen["a"] and "workers = -7" in seen["b"]

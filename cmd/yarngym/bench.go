@@ -1,0 +1,145 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"yarngym/benchmarks/report"
+	"yarngym/benchmarks/suite"
+)
+
+// cmdBench runs a suite: yarngym bench SUITE [--seeds N] [--out DIR] [--parallel K] [--timeline S].
+func cmdBench(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	seeds := fs.Int("seeds", 3, "seeds per (scenario, policy): 1..N")
+	out := fs.String("out", "", "results folder (default out/bench/SUITE)")
+	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "runs at once")
+	timeline := fs.Float64("timeline", 1, "timeline sampling interval, simulated seconds")
+	pos, flags := splitArgs(args, map[string]bool{"seeds": true, "out": true, "parallel": true, "timeline": true})
+	if err := fs.Parse(flags); err != nil {
+		return usagef("bench: %v", err)
+	}
+	if len(pos) != 1 {
+		return usagef("bench takes one suite:\n%s", suite.Describe())
+	}
+	s, ok := suite.Lookup(pos[0])
+	if !ok {
+		return usagef("bench: unknown suite %q; suites:\n%s", pos[0], suite.Describe())
+	}
+	if *seeds < 1 || *parallel < 1 || !(*timeline > 0) {
+		return usagef("bench: --seeds and --parallel must be at least 1, --timeline above 0")
+	}
+	dir := *out
+	if dir == "" {
+		dir = filepath.Join("out", "bench", s.Name)
+	}
+	bar := newProgress(stderr)
+	start := time.Now()
+	res, err := suite.Run(s, suite.Options{Seeds: *seeds, Parallel: *parallel, TimelineS: *timeline, Progress: bar.update})
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	if err := suite.Write(dir, res); err != nil {
+		return err
+	}
+	path, err := report.WriteDir(dir)
+	if err != nil {
+		return err
+	}
+	printBench(stdout, res)
+	fmt.Fprintf(stdout, "\n%d runs in %.1f s wall\nresults: %s (summary.json, runs.csv, jobs.csv, timeline.csv, policy_state.csv)\nreport:  %s\n",
+		len(res.Runs), time.Since(start).Seconds(), dir, path)
+	return nil
+}
+
+// cmdReport rebuilds report.html from a results folder.
+func cmdReport(args []string, stdout io.Writer) error {
+	pos, flags := splitArgs(args, nil)
+	if len(flags) > 0 || len(pos) != 1 {
+		return usagef("report takes one results folder (written by 'yarngym bench')")
+	}
+	if _, err := os.Stat(filepath.Join(pos[0], suite.SummaryFile)); err != nil {
+		return usagef("report: %s has no %s: %v", pos[0], suite.SummaryFile, err)
+	}
+	path, err := report.WriteDir(pos[0])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "report: %s\n", path)
+	return nil
+}
+
+// printBench prints the per-(scenario, policy) means and what was not run.
+func printBench(w io.Writer, res *suite.Results) {
+	fmt.Fprintf(w, "suite %s (%d seeds)\n", res.Suite, len(res.Seeds))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SCENARIO\tPOLICY\tMEAN JCT (s)\tMAKESPAN (s)\tSTUCK\tKILLED\tWASTED (s)\tVCORES USED/RESERVED")
+	for _, a := range res.Aggregates {
+		m := a.Metrics
+		fmt.Fprintf(tw, "%s\t%s\t%.1f ± %.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f / %.1f\n", a.Scenario, a.Variant,
+			m["mean_completion_s"].Mean, m["mean_completion_s"].SD, m["makespan_s"].Mean, m["jobs_stuck"].Mean,
+			m["tasks_killed"].Mean, m["wasted_work_s"].Mean, m["vcores_used_mean"].Mean, m["vcores_reserved_mean"].Mean)
+	}
+	tw.Flush()
+	for _, p := range res.Papers {
+		fmt.Fprintf(w, "paper %s: %d reproduced figures (in the report)\n", p.Name, len(p.Rows))
+	}
+	for _, sk := range res.Skipped {
+		if sk.Paper != "" {
+			fmt.Fprintf(w, "note: paper %s skipped: %s\n", sk.Paper, sk.Reason)
+		} else {
+			fmt.Fprintf(w, "note: %s under %s skipped: %s\n", sk.Scenario, sk.Policy, sk.Reason)
+		}
+	}
+}
+
+// progress shows a bar on a terminal and plain lines otherwise.
+type progress struct {
+	w    io.Writer
+	tty  bool
+	last int
+}
+
+func newProgress(w io.Writer) *progress {
+	p := &progress{w: w}
+	if f, ok := w.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			p.tty = true
+		}
+	}
+	return p
+}
+
+func (p *progress) update(done, total int, what string) {
+	if !p.tty {
+		fmt.Fprintf(p.w, "  [%d/%d] %s\n", done, total, what)
+		return
+	}
+	const width = 30
+	fill := 0
+	if total > 0 {
+		fill = done * width / total
+	}
+	line := fmt.Sprintf("\r[%s%s] %d/%d %s", strings.Repeat("=", fill), strings.Repeat(" ", width-fill), done, total, what)
+	if len(line) > 80 { // one line of a standard terminal, or \r cannot redraw it
+		line = line[:80]
+	}
+	pad := max(p.last-len(line), 0)
+	p.last = len(line)
+	fmt.Fprint(p.w, line+strings.Repeat(" ", pad))
+}
+
+func (p *progress) finish() {
+	if p.tty && p.last > 0 {
+		fmt.Fprintln(p.w)
+	}
+}

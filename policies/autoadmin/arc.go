@@ -1,0 +1,88 @@
+package autoadmin
+
+import "yarngym/env/sim"
+
+// ARC is AutoAdmin's Application Resource Controller, a sim.Admitter in
+// front of the scheduler. A job J enters the running list only if the
+// vCores left for processing tasks after its AM still cover the reservation:
+//
+//	C_R - TotalApp_R - AM_J >= R_R                     (Alg. 3 line 2)
+//
+// else it waits; the engine keeps refused jobs in submission order and
+// retries them on heartbeats, job ends and control cycles. TotalApp_R is what
+// the applications of the running list hold as AMs: Fig. 3.4 reserves 21
+// vCores for tasks, leaves "6 remaining vcores ... to AM tasks", and job3
+// waits because "the AMs of currently running jobs ... have already occupied
+// all 6 vcores". It counts every admitted, unfinished job's AM, also one not
+// yet launched, so a burst cannot overshoot the AM budget.
+//
+// A waiting job is released at a NodeUpdate only if, in addition, a node has
+// room for its AM (line 10, AV_A_R,i >= WaitingJobAM_R): the engine does not
+// tell the admitter which node heartbeats, so any unreserved node whose free
+// resources fit the AM counts. A job checked at its submission instant takes
+// the first test only (lines 1-5).
+//
+// R_R comes from Reserve: the RRP's prediction (AutoAdmin) or a constant
+// (the static reservation of Sec. 2.3).
+//
+// Reference: AutoAdmin Sec. 3.3, Alg. 3, Fig. 3.4.
+type ARC struct {
+	Reserve func(s *sim.Sim) float64
+
+	sim *sim.Sim
+}
+
+// TotalApp is TotalApp_R: the AM vCores of the admitted, unfinished jobs.
+func TotalApp(s *sim.Sim) int64 {
+	var v int64
+	for _, j := range s.Active() {
+		v += j.Spec.AM.VCores
+	}
+	return v
+}
+
+// Admit implements sim.Admitter.
+func (a *ARC) Admit(s *sim.Sim, j *sim.Job) bool {
+	a.sim = s
+	free := float64(s.Capacity().VCores - TotalApp(s) - j.Spec.AM.VCores)
+	if free < a.Reserve(s) {
+		return false
+	}
+	if s.Now() > j.Spec.SubmitMs && !amFits(s, j) {
+		return false
+	}
+	return true
+}
+
+// amFits reports whether some node could launch j's AM now.
+func amFits(s *sim.Sim, j *sim.Job) bool {
+	if j.Spec.AM.IsZero() {
+		return true
+	}
+	for _, n := range s.Nodes {
+		if n.Reserved == nil && j.Spec.AM.Fits(n.Free()) {
+			return true
+		}
+	}
+	return false
+}
+
+// state returns the ARC's state variables.
+func (a *ARC) state() []sim.StateVar {
+	return []sim.StateVar{
+		{Name: "arc_total_app_vcores", Doc: "TotalApp_R: vCores of the AMs of admitted, unfinished jobs (Alg. 3)",
+			Get: func() float64 {
+				if a.sim == nil {
+					return 0
+				}
+				return float64(TotalApp(a.sim))
+			}},
+		{Name: "arc_waiting_jobs", Doc: "jobs in the ARC's waiting list (APPLIST_WAIT, Alg. 3)",
+			Get: func() float64 {
+				if a.sim == nil {
+					return 0
+				}
+				return float64(len(a.sim.Waiting()))
+			}},
+	}
+}

@@ -1,0 +1,103 @@
+package autoadmin_test
+
+import (
+	"fmt"
+	"testing"
+
+	"yarngym/env/runner"
+	"yarngym/env/sim"
+)
+
+// runAA runs autoadmin-66 (66 terasort jobs, AM 1 vCore, tasks 4 vCores, 64
+// vCores) with the overrides, checking the invariants and watch after every
+// event.
+func runAA(t *testing.T, sets []string, watch func(*sim.Sim)) *runner.Result {
+	t.Helper()
+	res, err := runner.Run(runner.Options{Scenario: "autoadmin-66", Sets: sets, AfterEvent: func(s *sim.Sim) {
+		if err := sim.CheckInvariants(s); err != nil {
+			t.Fatal(err)
+		}
+		if watch != nil {
+			watch(s)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func state(s *sim.Sim, name string) float64 {
+	for _, v := range s.Policy().State {
+		if v.Name == name {
+			return v.Get()
+		}
+	}
+	panic("no state " + name)
+}
+
+// TestAutoAdmin66: AutoAdmin completes the batch; its reservation stays
+// within Alg. 2's bounds, and every job it admits leaves the reservation to
+// the tasks at its admission.
+//
+// Reference: AutoAdmin Sec. 2.3 (Case 1), Sec. 3, Alg. 2 and 3.
+func TestAutoAdmin66(t *testing.T) {
+	const c = 64.0
+	seen := map[int32]bool{}
+	res := runAA(t, []string{"policy.name=autoadmin"}, func(s *sim.Sim) {
+		r := state(s, "rrp_reserved_vcores")
+		if r < 0.4*c-1e-9 || r > c-1+1e-9 {
+			t.Fatalf("t=%d R_R = %v outside [0.4 C, C - AvgAMC] = [25.6, 63]", s.Now(), r)
+		}
+		// Active jobs are in admission order: a newly admitted job saw the
+		// AMs of those before it (Alg. 3: C - TotalApp_R - AM_J >= R_R).
+		var app int64
+		for _, j := range s.Active() {
+			if !seen[j.ID] {
+				seen[j.ID] = true
+				if left := c - float64(app+j.Spec.AM.VCores); left < r-1e-9 {
+					t.Fatalf("t=%d job %d admitted leaving %v vCores for tasks, R_R = %v", s.Now(), j.ID, left, r)
+				}
+			}
+			app += j.Spec.AM.VCores
+		}
+		if got := state(s, "arc_total_app_vcores"); got != float64(app) {
+			t.Fatalf("t=%d arc_total_app_vcores = %v, admitted AMs hold %d", s.Now(), got, app)
+		}
+	})
+	if res.Summary.JobsCompleted != 66 || res.Summary.JobsStuck != 0 {
+		t.Fatalf("%d of 66 jobs completed, %d stuck", res.Summary.JobsCompleted, res.Summary.JobsStuck)
+	}
+	if len(seen) != 66 {
+		t.Fatalf("saw %d admissions, want 66", len(seen))
+	}
+}
+
+// TestStaticReservationUShape: with 4-vCore tasks and 1-vCore AMs, no
+// reservation lets the AMs take the cluster (the AM deadlock: jobs are
+// reported stuck); too small a reservation starves the tasks and too large
+// one starves the AMs, both slower than the paper's best static reservation
+// for this cell (48 vCores, Table 3.1, TC = 4, AMC = 1).
+//
+// Reference: AutoAdmin Sec. 2.2 (deadlock), Sec. 2.3 and Fig. 2.2 (makespan
+// against the static reservation), Table 3.1.
+func TestStaticReservationUShape(t *testing.T) {
+	makespan := map[int]float64{}
+	for _, r := range []int{0, 8, 48, 60} {
+		res := runAA(t, []string{"policy.name=static-reserve", fmt.Sprintf("reserved_vcores=%d", r)}, nil)
+		sum := res.Summary
+		if r == 0 {
+			if sum.JobsStuck == 0 {
+				t.Fatalf("reserved_vcores=0: %d jobs completed, want an AM deadlock", sum.JobsCompleted)
+			}
+			continue
+		}
+		if sum.JobsCompleted != 66 {
+			t.Fatalf("reserved_vcores=%d: %d of 66 jobs completed", r, sum.JobsCompleted)
+		}
+		makespan[r] = float64(sum.MakespanMs) / 1000
+	}
+	if !(makespan[8] > 1.2*makespan[48] && makespan[60] > 1.2*makespan[48]) {
+		t.Fatalf("makespans %v: want reservations 8 and 60 at least 20%% slower than 48", makespan)
+	}
+}

@@ -1,0 +1,368 @@
+// Package dress is DRESS (Mao et al., "DRESS: Dynamic RESource-reservation
+// Scheme for Congested Data-intensive Computing Platforms"): jobs are split
+// into small-demand (SD) and large-demand (LD) categories by their container
+// request (theta), SD jobs may use a reserved pool of Tot_R x delta
+// containers and LD jobs the rest, and a control cycle moves delta with the
+// containers each pool is predicted to have at t+1 (currently available plus
+// the releases predicted from the running jobs' phases, Eq. 1-3 and Alg. 1-2)
+// against each pool's pending demand (Alg. 3).
+//
+// DRESS is composed on YARN's CapacityScheduler (policies/capacity), as in
+// the paper's implementation on Hadoop YARN 2.7.4: Capacity's queues, order
+// and limits stay; DRESS adds its pool limit and launch hook to Capacity's
+// allocator and its control cycle to the policy.
+//
+// Containers: the paper counts containers. Here a request's size in
+// containers is its dominant share of the cluster times Tot_R, with Tot_R
+// the cluster's vCores: max(vCores, memory / (cluster memory per vCore)).
+// With the DRESS scenarios' <1 vCore, 4 GB> containers on nodes of 20
+// vCores and 80 GB every container (AMs included) counts 1 and Tot_R = 100.
+package dress
+
+import (
+	"fmt"
+
+	"yarngym/env/sim"
+	"yarngym/policies/base"
+	"yarngym/policies/capacity"
+)
+
+// Categories (Sec. IV-C).
+const (
+	SD = 0 // small demand (category 1)
+	LD = 1 // large demand (category 2)
+)
+
+// Dress is DRESS's state and parameters: a base.Limit and base.Launched on
+// Capacity's allocator, and a sim.Controller with task and job listeners.
+type Dress struct {
+	Theta      float64
+	ThetaFree  float64
+	PhaseWinS  float64
+	StartTh    float64
+	EndTh      float64
+	DeltaInit  float64
+	DeltaMin   float64
+	DeltaMax   float64
+	IntervalS  float64
+	det        Detect
+	sim        *sim.Sim
+	totR       float64
+	memPerUnit float64
+	delta      float64
+	jobs       map[int32]*jobInfo
+	used       [2]float64
+	usedAt     sim.Ms
+	dirty      bool
+	last       Demand // inputs of the last control step
+	phases     int
+}
+
+type jobInfo struct {
+	cat int
+	tr  *Tracker
+}
+
+// Params declares DRESS's parameters (names distinct from Capacity's).
+func (d *Dress) Params(ps *sim.Params) {
+	ps.Add(sim.Param{Name: "theta", Doc: "job indicator: a job whose container request is at most theta x A_c is small-demand, else large-demand",
+		Ref: "DRESS Sec. IV-C, V-A1 (theta = 10%)", Min: 0.001, Max: 1, Default: 0.1, Value: &d.Theta})
+	ps.Add(sim.Param{Name: "theta_free", Doc: "A_c in the theta test: 0 = containers the nodes offer (Tot_R; the paper's runs: small = under 10 of ~100 containers), 1 = containers free at the job's arrival (literal Eq. 1 A_c)",
+		Ref: "DRESS Sec. IV-C, Table I, Sec. V-B (assumed reading)", Min: 0, Max: 1, Default: 0, Integer: true, Value: &d.ThetaFree})
+	ps.Add(sim.Param{Name: "phase_window_s", Doc: "phase window pw of phase detection, simulated seconds",
+		Ref: "DRESS Sec. IV-A, V-A1 (pw = 10 s)", Min: 1, Max: 600, Default: 10, Value: &d.PhaseWinS})
+	ps.Add(sim.Param{Name: "start_threshold", Doc: "t_s: more running tasks than this gained within pw start a phase",
+		Ref: "DRESS Alg. 1, Sec. V-A1 (t_s = 5)", Min: 0, Max: 1000, Default: 5, Integer: true, Value: &d.StartTh})
+	ps.Add(sim.Param{Name: "end_threshold", Doc: "t_e: more tasks of a phase than this finishing within pw start its release (gamma)",
+		Ref: "DRESS Alg. 2, Sec. V-A1 (t_e = 5)", Min: 0, Max: 1000, Default: 5, Integer: true, Value: &d.EndTh})
+	ps.Add(sim.Param{Name: "delta_init", Doc: "initial reserve ratio: the SD pool starts with Tot_R x delta containers",
+		Ref: "DRESS Sec. V-A1 (initial delta = 10%)", Min: 0, Max: 1, Default: 0.1, Value: &d.DeltaInit})
+	ps.Add(sim.Param{Name: "delta_min", Doc: "lower bound of delta (the paper: delta in (0, 1), no bound given; assumed 0)",
+		Ref: "DRESS Sec. IV-C (assumed)", Min: 0, Max: 1, Default: 0, Value: &d.DeltaMin})
+	ps.Add(sim.Param{Name: "delta_max", Doc: "upper bound of delta (the paper: delta in (0, 1), no bound given; assumed 1)",
+		Ref: "DRESS Sec. IV-C (assumed)", Min: 0, Max: 1, Default: 1, Value: &d.DeltaMax})
+	ps.Add(sim.Param{Name: "dress_interval_s", Doc: "control cycle of Alg. 3 and the prediction horizon t -> t+1, simulated seconds (assumed: pw; the paper does not state it)",
+		Ref: "DRESS Alg. 3 (assumed = pw)", Min: 1, Max: 3600, Default: 10, Value: &d.IntervalS})
+}
+
+// New builds DRESS on a Capacity policy for the spec's queues.
+func New(sp base.Spec) (*sim.Policy, error) {
+	p, err := capacity.New(sp)
+	if err != nil {
+		return nil, err
+	}
+	a, ok := p.Allocate.(*base.Allocator)
+	if !ok {
+		return nil, fmt.Errorf("dress: capacity's allocator is a %T, not a *base.Allocator", p.Allocate)
+	}
+	d := &Dress{jobs: map[int32]*jobInfo{}}
+	a.Limits = append(a.Limits, d)
+	a.Hooks = append(a.Hooks, d)
+	p.Name = "dress"
+	p.Controls = append(p.Controls, d)
+	d.Params(p.Params)
+	p.State = append(p.State, d.State()...)
+	return p, nil
+}
+
+// State exposes delta, the predicted releases and the pools' demands.
+func (d *Dress) State() []sim.StateVar {
+	return []sim.StateVar{
+		{Name: "delta", Doc: "reserve ratio: the SD pool holds Tot_R x delta containers (Alg. 3)", Get: func() float64 { return d.Delta() }},
+		{Name: "predicted_release", Doc: "containers predicted to be released in the next control interval, F(t+1) - A_c (Eq. 1-3), at the last control step",
+			Get: func() float64 { return d.last.F1 + d.last.F2 }},
+		{Name: "predicted_release_sd", Doc: "F_1(t+1) - A_c1: releases predicted from small-demand jobs", Get: func() float64 { return d.last.F1 }},
+		{Name: "predicted_release_ld", Doc: "F_2(t+1) - A_c2: releases predicted from large-demand jobs", Get: func() float64 { return d.last.F2 }},
+		{Name: "pending_sd", Doc: "P_1: containers pending for small-demand jobs, at the last control step", Get: func() float64 { return sum(d.last.SD) }},
+		{Name: "pending_ld", Doc: "P_2: containers pending for large-demand jobs, at the last control step", Get: func() float64 { return sum(d.last.LD) }},
+		{Name: "sd_used", Doc: "containers held by small-demand jobs (guaranteed), at the last refresh", Get: func() float64 { return d.used[SD] }},
+		{Name: "phases_found", Doc: "phases detected so far over all jobs (Alg. 1)", Get: func() float64 { return float64(d.phases) }},
+	}
+}
+
+// Delta returns the reserve ratio in force.
+func (d *Dress) Delta() float64 {
+	if d.sim == nil {
+		return d.DeltaInit
+	}
+	return d.delta
+}
+
+// Category returns the category (SD or LD) of job id, or -1 if unknown.
+func (d *Dress) Category(id int32) int {
+	if in := d.jobs[id]; in != nil {
+		return in.cat
+	}
+	return -1
+}
+
+// Used returns the containers the SD and LD jobs hold now.
+func (d *Dress) Used(s *sim.Sim) [2]float64 {
+	d.attach(s)
+	d.dirty = true
+	d.refresh(s)
+	return d.used
+}
+
+// Pools returns the SD and LD pool sizes now: Tot_R x delta, Tot_R x (1 - delta).
+func (d *Dress) Pools() [2]float64 {
+	return [2]float64{d.totR * d.delta, d.totR * (1 - d.delta)}
+}
+
+// PhasesFound returns how many phases Alg. 1 has found in the run.
+func (d *Dress) PhasesFound() int { return d.phases }
+
+// attach resets the per-run state when a run starts (a policy serves one run).
+func (d *Dress) attach(s *sim.Sim) {
+	if d.sim == s {
+		return
+	}
+	d.sim = s
+	c := s.Capacity()
+	d.totR = float64(c.VCores)
+	d.memPerUnit = float64(c.MemMB) / float64(c.VCores)
+	d.delta = clamp(d.DeltaInit, d.DeltaMin, d.DeltaMax)
+	d.jobs = map[int32]*jobInfo{}
+	d.used, d.usedAt, d.dirty = [2]float64{}, -1, true
+	d.last, d.phases = Demand{}, 0
+}
+
+func (d *Dress) sync() {
+	d.det = Detect{PW: sim.Ms(d.PhaseWinS * 1000), Ts: d.StartTh, Te: d.EndTh}
+}
+
+// Units returns request r in containers (dominant share x Tot_R).
+func (d *Dress) Units(r sim.Res) float64 {
+	return max(float64(r.VCores), float64(r.MemMB)/d.memPerUnit)
+}
+
+// classify puts job j in a category by its container request (AM excluded).
+//
+// Reference: DRESS Sec. IV-C: a job is "large demand" if its request is
+// larger than A_c x theta, else "small demand". The paper's runs call jobs of
+// "less than 10 containers" small with theta = 10% on a 5-node cluster, so
+// the A_c they compare with is the ~100 containers the nodes offer, not the
+// few free in a congested moment (theta_free = 1 selects that literal reading).
+func (d *Dress) classify(s *sim.Sim, j *sim.Job) *jobInfo {
+	req := 0.0
+	for _, st := range j.Stages {
+		req += float64(len(st.Tasks)) * d.Units(st.Spec.Req)
+	}
+	basis := d.totR
+	if d.ThetaFree > 0 {
+		d.refresh(s)
+		basis = max(d.totR-d.used[SD]-d.used[LD], 0)
+	}
+	in := &jobInfo{cat: LD, tr: NewTracker(&d.det)}
+	if req <= d.Theta*basis {
+		in.cat = SD
+	}
+	d.jobs[j.ID] = in
+	return in
+}
+
+func (d *Dress) info(s *sim.Sim, j *sim.Job) *jobInfo {
+	d.attach(s)
+	if in := d.jobs[j.ID]; in != nil {
+		return in
+	}
+	return d.classify(s, j)
+}
+
+// refresh recomputes the containers each pool holds when tasks ended since.
+func (d *Dress) refresh(s *sim.Sim) {
+	if !d.dirty && d.usedAt == s.Now() {
+		return
+	}
+	d.used = [2]float64{}
+	for _, j := range s.Active() {
+		in := d.info(s, j)
+		if am := j.AM; am != nil && am.State == sim.TaskRunning && am.Container == sim.Guaranteed {
+			d.used[in.cat] += d.Units(am.Req)
+		}
+		for _, st := range j.Stages {
+			if st.Running == 0 {
+				continue
+			}
+			for _, t := range st.Tasks {
+				if (t.State == sim.TaskRunning || t.State == sim.TaskSuspended) && t.Container == sim.Guaranteed {
+					d.used[in.cat] += d.Units(t.Req)
+				}
+			}
+		}
+	}
+	d.usedAt, d.dirty = s.Now(), false
+}
+
+// Allow implements base.Limit: SD jobs' containers stay within Tot_R x
+// delta, LD jobs' within Tot_R x (1 - delta).
+//
+// Reference: DRESS Sec. IV-C ("Tot_R x delta containers are assigned to
+// small demand jobs, SD, and Tot_R x (1 - delta) are for large demand jobs").
+func (d *Dress) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
+	in := d.info(s, t.Job)
+	d.refresh(s)
+	limit := d.totR * d.delta
+	if in.cat == LD {
+		limit = d.totR * (1 - d.delta)
+	}
+	return d.used[in.cat]+d.Units(t.Req) <= limit+1e-9
+}
+
+// Launched implements base.Launched: pool usage and phase detection.
+func (d *Dress) Launched(s *sim.Sim, t *sim.Task) {
+	in := d.info(s, t.Job)
+	d.refresh(s)
+	d.used[in.cat] += d.Units(t.Req)
+	if t.Kind == sim.KindAM {
+		return
+	}
+	d.sync()
+	in.tr.Started(t.ID, d.Units(t.Req), s.Now())
+	d.check(in, s.Now())
+}
+
+// TaskEnded implements sim.TaskListener.
+func (d *Dress) TaskEnded(s *sim.Sim, t *sim.Task, o sim.Outcome) {
+	d.dirty = true
+	in := d.info(s, t.Job)
+	d.sync()
+	in.tr.Ended(t.ID, o == sim.Finished, s.Now())
+	d.check(in, s.Now())
+}
+
+// JobArrived implements sim.JobListener: the job is classified on arrival.
+func (d *Dress) JobArrived(s *sim.Sim, j *sim.Job) { d.info(s, j) }
+
+// JobFinished implements sim.JobListener.
+func (d *Dress) JobFinished(s *sim.Sim, j *sim.Job) {
+	d.attach(s)
+	d.dirty = true
+	delete(d.jobs, j.ID)
+}
+
+func (d *Dress) check(in *jobInfo, now sim.Ms) {
+	before := len(in.tr.Phases())
+	in.tr.Check(now)
+	d.phases += len(in.tr.Phases()) - before
+}
+
+// ControlIntervalMs implements sim.Controller.
+func (d *Dress) ControlIntervalMs() sim.Ms { return sim.Ms(d.IntervalS * 1000) }
+
+// Control implements sim.Controller: one step of Alg. 3.
+//
+// A_c is the containers free now, split into the pools' shares (A_c1 = what
+// SD's Tot_R x delta leaves unused, A_c2 = the rest up to LD's pool); F_k is
+// the releases predicted over the next interval from the phases of the
+// pool's running jobs (Eq. 1-3); the pending demands are each job's
+// containers not yet started (AM included).
+//
+// Reference: DRESS Sec. IV-C, Alg. 3; Sec. III-B, Eq. 1.
+func (d *Dress) Control(s *sim.Sim) {
+	d.attach(s)
+	d.sync()
+	now := s.Now()
+	horizon := now + d.ControlIntervalMs()
+	dem := Demand{TotR: d.totR}
+	for _, j := range s.Active() {
+		in := d.info(s, j)
+		d.check(in, now)
+		f := in.tr.Release(now, horizon)
+		r := d.pending(j)
+		if in.cat == SD {
+			dem.F1 += f
+			if r > 0 {
+				dem.SD = append(dem.SD, r)
+			}
+		} else {
+			dem.F2 += f
+			if r > 0 {
+				dem.LD = append(dem.LD, r)
+			}
+		}
+	}
+	for _, j := range s.Waiting() {
+		in := d.info(s, j)
+		if in.cat == SD {
+			dem.SD = append(dem.SD, d.pending(j))
+		} else {
+			dem.LD = append(dem.LD, d.pending(j))
+		}
+	}
+	d.refresh(s)
+	ac := max(d.totR-d.used[SD]-d.used[LD], 0)
+	dem.Ac1 = clamp(d.totR*d.delta-d.used[SD], 0, ac)
+	dem.Ac2 = clamp(d.totR*(1-d.delta)-d.used[LD], 0, ac-dem.Ac1)
+	d.last = dem
+	d.delta = clamp(Adjust(d.delta, dem), d.DeltaMin, d.DeltaMax)
+}
+
+// pending returns job j's pending demand r_i in containers: every
+// container it asks for and has not got (its AM if not running, every task
+// not started, stages not yet requested included).
+//
+// Reference: DRESS Sec. IV-C: "For pending jobs, the scheduler records the
+// total demands of resources". A job that has started some tasks but waits
+// for more counts with what it still wants: counting only jobs with no task
+// started leaves such a job outside both demands, Alg. 3 then shrinks its
+// pool to what it holds, and the job can wait forever (seen in the mixed
+// runs).
+func (d *Dress) pending(j *sim.Job) float64 {
+	u := 0.0
+	if j.AM != nil && j.AM.State == sim.TaskPending {
+		u += d.Units(j.AM.Req)
+	}
+	for _, st := range j.Stages {
+		n := st.Pending
+		if !st.Released {
+			n = len(st.Tasks)
+		}
+		u += float64(n) * d.Units(st.Spec.Req)
+	}
+	return u
+}
+
+func clamp(x, lo, hi float64) float64 {
+	return max(min(x, hi), lo)
+}

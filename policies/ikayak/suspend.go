@@ -1,0 +1,191 @@
+package ikayak
+
+import (
+	"math"
+
+	"yarngym/env/sim"
+)
+
+// Suspender is iKayak's dependency-aware resource adjustment.
+//
+// Reference: iKayak Sec. 3.2. The delay factor lambda = R_Spark / (R_Spark +
+// R_MR) is the share of the resource allocated to Spark applications (here
+// vCores, the resource a suspension frees: assumed, the paper does not name
+// the dimension); it is "event driven by application submissions" and is
+// also refreshed at every control cycle. Every control interval T, the reduce
+// tasks whose allocated resource is not used "due to the delay of their map
+// task execution" (reducers idling in shuffle, waiting for map outputs, while
+// their job still has maps to finish) are suspended for
+//
+//	T_suspend = (lambda^v - theta) x T
+//
+// (no suspension when that is not positive): their CPU is released, their
+// memory kept (Sim.Suspend). They are resumed when T_suspend has passed, at
+// the first heartbeat of their node where their vCores fit again. While a
+// job's reducers are suspended, iKayak assigns that job's map tasks to the
+// resource they released (Assign, a PreStep of the Placer).
+type Suspender struct {
+	On    float64 // parameter suspend (0/1)
+	V     float64 // parameter suspend_v
+	Theta float64 // parameter suspend_theta
+	T     float64 // parameter suspend_interval_s (T, seconds)
+
+	lambda    float64
+	lastS     float64 // the last T_suspend, seconds
+	suspended []*sim.Task
+	until     map[int32]sim.Ms // task ID -> resume time
+	total     int64
+}
+
+// NewSuspender returns a suspender with the paper's defaults (Sec. 4.2).
+func NewSuspender() *Suspender {
+	return &Suspender{On: 1, V: 1, Theta: 0.15, T: 300, until: map[int32]sim.Ms{}}
+}
+
+// Duration is T_suspend = (lambda^v - theta) x T in seconds, 0 when that is
+// not positive.
+func (su *Suspender) Duration(lambda float64) float64 {
+	d := (math.Pow(lambda, su.V) - su.Theta) * su.T
+	if !(d > 0) {
+		return 0
+	}
+	return d
+}
+
+// Lambda computes the delay factor from the vCores held by the active
+// Spark and MapReduce jobs.
+func Lambda(s *sim.Sim) float64 {
+	var spark, mr int64
+	for _, j := range s.Active() {
+		switch j.Spec.Framework {
+		case "spark":
+			spark += j.Alloc.VCores
+		case "mapreduce":
+			mr += j.Alloc.VCores
+		}
+	}
+	if spark+mr == 0 {
+		return 0
+	}
+	return float64(spark) / float64(spark+mr)
+}
+
+// ControlIntervalMs implements sim.Controller: the control interval T.
+func (su *Suspender) ControlIntervalMs() sim.Ms { return sim.Ms(math.Max(su.T, 1) * 1000) }
+
+// Control suspends the idle reducers for T_suspend.
+func (su *Suspender) Control(s *sim.Sim) {
+	su.lambda = Lambda(s)
+	if su.On == 0 {
+		return
+	}
+	d := su.Duration(su.lambda)
+	su.lastS = d
+	if d <= 0 {
+		return
+	}
+	until := s.Now() + sim.Ms(d*1000)
+	for _, j := range s.Active() {
+		if len(j.Stages) < 2 || j.Stages[0].Done == len(j.Stages[0].Tasks) {
+			continue
+		}
+		for _, st := range j.Stages[1:] {
+			if st.Spec.Kind != sim.KindReduce || st.Running == 0 {
+				continue
+			}
+			for _, t := range st.Tasks {
+				if t.State == sim.TaskRunning && t.Gated() && s.Suspend(t) == nil {
+					su.suspended = append(su.suspended, t)
+					su.until[t.ID] = until
+					su.total++
+				}
+			}
+		}
+	}
+}
+
+// Monitor implements sim.NodeMonitor: resume n's reducers whose suspension
+// has run out, if their vCores fit.
+func (su *Suspender) Monitor(s *sim.Sim, n *sim.Node) {
+	keep := su.suspended[:0]
+	for _, t := range su.suspended {
+		if !t.Suspended() {
+			delete(su.until, t.ID) // killed (reducer preemption) meanwhile
+			continue
+		}
+		if t.Node == n && s.Now() >= su.until[t.ID] && s.Resume(t) == nil {
+			delete(su.until, t.ID)
+			continue
+		}
+		keep = append(keep, t)
+	}
+	clear(su.suspended[len(keep):])
+	su.suspended = keep
+}
+
+// Left is how much longer reducer t stays suspended, in seconds.
+func (su *Suspender) Left(s *sim.Sim, t *sim.Task) float64 {
+	if !t.Suspended() {
+		return 0
+	}
+	at, ok := su.until[t.ID]
+	if !ok {
+		return 0
+	}
+	return math.Max(0, float64(at-s.Now())/1000)
+}
+
+// JobArrived implements sim.JobListener (lambda is event driven by
+// application submissions).
+func (su *Suspender) JobArrived(s *sim.Sim, _ *sim.Job) { su.lambda = Lambda(s) }
+
+// JobFinished implements sim.JobListener.
+func (su *Suspender) JobFinished(s *sim.Sim, _ *sim.Job) { su.lambda = Lambda(s) }
+
+// Assign implements PreStep: the vCores released by a job's suspended
+// reducers on n go to that job's pending maps first (node-local ones first).
+func (su *Suspender) Assign(s *sim.Sim, n *sim.Node, pl *Placer) {
+	if len(su.suspended) == 0 || (n.Reserved != nil) {
+		return
+	}
+	for _, r := range su.suspended {
+		if r.Node != n || !r.Suspended() {
+			continue
+		}
+		j := r.Job
+		ms := j.Stages[0]
+		if ms.Spec.Kind != sim.KindMap || ms.Pending == 0 {
+			continue
+		}
+		for _, local := range []bool{true, false} {
+			for _, t := range ms.Tasks {
+				if !t.Req.Fits(n.Free()) {
+					break
+				}
+				if t.State != sim.TaskPending || !s.Requestable(t) || (local && s.LocalityOf(t, n) != sim.NodeLocal) {
+					continue
+				}
+				if !pl.Allowed(s, t, n) {
+					break
+				}
+				if err := pl.Launch(s, t, n, t.Req); err != nil {
+					panic(err)
+				}
+			}
+		}
+	}
+}
+
+// Lambda returns the last delay factor.
+func (su *Suspender) LambdaNow() float64 { return su.lambda }
+
+// Suspended returns the number of reducers suspended now.
+func (su *Suspender) Suspended() int {
+	k := 0
+	for _, t := range su.suspended {
+		if t.Suspended() {
+			k++
+		}
+	}
+	return k
+}

@@ -1,0 +1,155 @@
+package opera
+
+import "yarngym/env/sim"
+
+// beat is the heartbeat's view of a node: its opportunistic available
+// resources, decreased by every request assigned on this heartbeat.
+type beat struct {
+	n      *sim.Node
+	oaCPU  float64
+	oaMem  float64
+	active bool
+}
+
+// begin computes OA_i for node n at its heartbeat (Alg. 3/4 line 2).
+func (o *Opera) begin(n *sim.Node) {
+	c, m := o.Mon.OA(n)
+	o.beat = beat{n: n, oaCPU: c, oaMem: m, active: true}
+}
+
+// Launched implements base.Launched: the Fair allocator tells OPERA of each
+// normal container it launches. The task's class is recorded for Table III,
+// and the request is taken off OA_i, as NormalAssign does (Alg. 2 line 10).
+func (o *Opera) Launched(s *sim.Sim, t *sim.Task) {
+	o.Cls.Launched(s, t)
+	o.unreserve(t)
+	if o.beat.active && o.beat.n == t.Node {
+		o.beat.oaCPU -= float64(t.Req.VCores)
+		o.beat.oaMem -= float64(t.Req.MemMB)
+	}
+}
+
+// fitsOA is OpportunisticAssign's test D_t(r) < OA_i(r) for every r.
+func (o *Opera) fitsOA(t *sim.Task) bool {
+	return float64(t.Req.VCores) < o.beat.oaCPU && float64(t.Req.MemMB) < o.beat.oaMem
+}
+
+// Eligible reports whether pending task t may get opportunistic resources:
+// it is not an AM and the classifier calls it short.
+func (o *Opera) Eligible(t *sim.Task) bool {
+	return t.Kind != sim.KindAM && o.Cls.ClassifyTask(t) == Short
+}
+
+// normalAssign is NormalAssign (Alg. 2 lines 7-13): a guaranteed container
+// when the request fits the guaranteed available resources GA_i = C_i - the
+// requests of the normal tasks (Eq. 6), which is the node's free capacity.
+// The comparison is YARN's (a request that exactly fits is granted).
+func (o *Opera) normalAssign(s *sim.Sim, n *sim.Node, t *sim.Task) bool {
+	if !t.Req.Fits(n.Free()) || (n.Reserved != nil && n.Reserved != t) {
+		return false
+	}
+	if err := s.Launch(t, n, sim.Guaranteed); err != nil {
+		panic(err) // t is requestable and fits: a bug
+	}
+	o.Launched(s, t)
+	return true
+}
+
+// opportunisticAssign is OpportunisticAssign (Alg. 2 lines 14-20): an
+// opportunistic container for an eligible (short) task whose request is
+// below OA_i in every resource.
+//
+// Reference: OPERA Sec. III-D, Alg. 2, Eq. 7.
+func (o *Opera) opportunisticAssign(s *sim.Sim, n *sim.Node, t *sim.Task) bool {
+	if !o.fitsOA(t) || !o.Eligible(t) {
+		return false
+	}
+	if err := s.Launch(t, n, sim.Opportunistic); err != nil {
+		panic(err) // t is a requestable non-AM task: a bug
+	}
+	o.Cls.Launched(s, t)
+	o.unreserve(t)
+	o.beat.oaCPU -= float64(t.Req.VCores)
+	o.beat.oaMem -= float64(t.Req.MemMB)
+	o.OppLaunched++
+	return true
+}
+
+// assign is Assign (Alg. 2 lines 1-6): normal first, then opportunistic.
+func (o *Opera) assign(s *sim.Sim, n *sim.Node, t *sim.Task) bool {
+	return o.normalAssign(s, n, t) || (t.Kind != sim.KindAM && o.opportunisticAssign(s, n, t))
+}
+
+// opportunisticPass follows Fair's normal assignment on the same heartbeat
+// (reservation off): jobs in Fair's order offer their pending tasks, stage by
+// stage in the AM's priority order, and every task the classifier calls short
+// whose request fits OA_i gets an opportunistic container. A stage whose next
+// task is not eligible or does not fit is passed over (its other tasks share
+// its features and request), so a long reduce stage does not hide a job's
+// short maps.
+//
+// Reference: OPERA Sec. III-A ("allocates them to the eligible pending tasks
+// determined by Task Classifier"), Sec. III-D, Alg. 2.
+func (o *Opera) opportunisticPass(s *sim.Sim, n *sim.Node) {
+	for _, j := range o.Fair.Ranked(s) {
+		for i := len(j.Stages) - 1; i >= 0; i-- {
+			for {
+				t := s.NextTaskInStage(j, i, n, sim.OffRack)
+				if t == nil || !o.opportunisticAssign(s, n, t) {
+					break
+				}
+			}
+		}
+	}
+}
+
+// nextFromQueue is GetNextTaskFromQueue (Alg. 3 line 11, Alg. 4 line 15):
+// the next task of the first job in Fair's order that has one for node n,
+// under Fair's delay scheduling and limits (maxAMShare), passing over the
+// tasks skip rejects.
+func (o *Opera) nextFromQueue(s *sim.Sim, n *sim.Node, skip func(*sim.Task) bool) *sim.Task {
+	for _, j := range o.Fair.Ranked(s) {
+		t := o.taskFor(s, j, n)
+		if t == nil || (skip != nil && skip(t)) {
+			continue
+		}
+		return t
+	}
+	return nil
+}
+
+// taskFor mirrors base.Allocator's choice of a job's task: delay scheduling
+// for node-local maps (LocalityDelay missed opportunities before rack-local,
+// twice that before any node), then the allocator's limits.
+func (o *Opera) taskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
+	max := sim.OffRack
+	if d := int(o.Fair.LocalityDelay); d > 0 && j.Misses < 2*d {
+		max = sim.NodeLocal
+		if j.Misses >= d {
+			max = sim.RackLocal
+		}
+	}
+	t := s.NextTask(j, n, max)
+	if t == nil {
+		if max < sim.OffRack && s.NextTask(j, n, sim.OffRack) != nil {
+			j.Misses++
+		}
+		return nil
+	}
+	if !o.allowed(s, t, n) {
+		return nil
+	}
+	if t.Kind == sim.KindMap && s.LocalityOf(t, n) == sim.NodeLocal {
+		j.Misses = 0
+	}
+	return t
+}
+
+func (o *Opera) allowed(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
+	for _, l := range o.Fair.Limits {
+		if !l.Allow(s, t, n) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,217 @@
+package opera
+
+import (
+	"math"
+
+	"yarngym/env/sim"
+)
+
+// Relief policies of the node monitor (the relief_policy parameter).
+const (
+	Aggressive = 0 // kill the newest opportunistic task on memory contention only
+	Neutral    = 1 // ... on CPU or memory contention
+	Preserve   = 2 // as Neutral, and block opportunistic resources BR for BT
+)
+
+// Contended resource reported by CRes.
+const (
+	contNone = iota
+	contMemory
+	contCPU
+)
+
+// Monitor is OPERA's NodeManager monitor. Every IntervalS on each node, if
+// the node runs opportunistic tasks it compares the actual usage NU with
+// Rho x capacity, memory first (CRes, Alg. 1 lines 12-17), and relieves
+// contention (RelieveContention, lines 18-33) by the relief policy:
+//
+//   - AGGRESSIVE kills the most recently launched opportunistic task on
+//     memory contention only: CPU contention slows tasks but does not fail
+//     them;
+//   - NEUTRAL kills it on CPU or memory contention;
+//   - PRESERVE kills as NEUTRAL and also blocks BR of the node's
+//     opportunistic available resources (Eq. 4). On contention BR and the
+//     block time BT grow by Alpha (line 26-27, "we double"); after a window
+//     of BT without contention they shrink by Alpha (lines 29-32).
+//
+// The capacity C_i is the node's memory and its CPU capacity Spec.Cores (the
+// vCores that actual usage contends for; Cap.VCores unless a scenario says
+// otherwise). Alg. 1 calls RelieveContention on every round, also with no
+// opportunistic task running (c = NONE), so PRESERVE's BR decays then too.
+//
+// Assumed where the paper is silent: the monitor interval; the initial
+// values of BR and BT (BR starts at BlockVCores, shown as 2 vCores before
+// contention in Fig. 12, and BlockMemMB; BT at BlockTimeS); BR and BT never
+// shrink below their initial values (else, after a quiet spell, doubling
+// from nearly zero would leave PRESERVE no different from NEUTRAL), they
+// stop growing once BR covers the node's whole capacity in either resource,
+// and BR never exceeds the capacity. The monitor interval defaults to 3 s,
+// the period of YARN's ContainersMonitor
+// (yarn.nodemanager.container-monitor.interval-ms), where the paper puts
+// its monitor (Sec. IV: "integrate these mechanisms in the ContainerMonitor
+// component").
+//
+// Reference: OPERA Sec. III-C, Alg. 1, Eq. 4; Sec. IV-D, Fig. 12.
+type Monitor struct {
+	Rho         float64
+	IntervalS   float64
+	Relief      float64
+	Alpha       float64
+	BlockVCores float64
+	BlockMemMB  float64
+	BlockTimeS  float64
+
+	nodes []nodeState
+	// Kills counts opportunistic tasks the monitor killed, WastedMs the run
+	// time they lost.
+	Kills    int64
+	WastedMs sim.Ms
+}
+
+type nodeState struct {
+	nextMs     sim.Ms // next monitoring round
+	level      int    // times BR and BT have grown by Alpha net of shrinks
+	lastRelief sim.Ms
+}
+
+// NewMonitor returns a monitor with the paper's defaults (and the assumed
+// ones documented on Monitor).
+func NewMonitor() *Monitor {
+	return &Monitor{Rho: 0.95, IntervalS: 3, Relief: Preserve, Alpha: 2, BlockVCores: 2, BlockMemMB: 1024, BlockTimeS: 60}
+}
+
+func (m *Monitor) state(n *sim.Node) *nodeState {
+	for len(m.nodes) <= int(n.ID) {
+		m.nodes = append(m.nodes, nodeState{})
+	}
+	return &m.nodes[n.ID]
+}
+
+func (m *Monitor) policy() int { return int(m.Relief) }
+
+// scale is Alpha^level.
+func (m *Monitor) scale(st *nodeState) float64 { return math.Pow(m.Alpha, float64(st.level)) }
+
+// Blocked returns BR_i of node n, vCores and MB: zero unless the relief
+// policy is PRESERVE.
+func (m *Monitor) Blocked(n *sim.Node) (cpu, mem float64) {
+	if m.policy() != Preserve {
+		return 0, 0
+	}
+	k := m.scale(m.state(n))
+	return math.Min(m.BlockVCores*k, n.Spec.Cores), math.Min(m.BlockMemMB*k, float64(n.Spec.Cap.MemMB))
+}
+
+// BlockTimeMs returns BT_i of node n.
+func (m *Monitor) BlockTimeMs(n *sim.Node) sim.Ms {
+	return sim.Ms(m.BlockTimeS * 1000 * m.scale(m.state(n)))
+}
+
+// OA is the opportunistic available resource of node n (Eq. 4, which is
+// Eq. 7 less the blocked resources): C_i - sum of the actual usage of the
+// running tasks - BR_i.
+//
+// Reference: OPERA Sec. III-C Eq. 4, Sec. III-D Eq. 7.
+func (m *Monitor) OA(n *sim.Node) (cpu, mem float64) {
+	bc, bm := m.Blocked(n)
+	return n.Spec.Cores - n.Demand.CPU - bc, float64(n.Spec.Cap.MemMB) - n.Demand.MemMB - bm
+}
+
+// CRes returns the contended resource of node n: memory if its usage exceeds
+// Rho x capacity, else CPU if that does, else none (Alg. 1 lines 12-17).
+func (m *Monitor) CRes(n *sim.Node) int {
+	if n.Demand.MemMB > m.Rho*float64(n.Spec.Cap.MemMB) {
+		return contMemory
+	}
+	if n.Demand.CPU > m.Rho*n.Spec.Cores {
+		return contCPU
+	}
+	return contNone
+}
+
+// Monitor implements sim.NodeMonitor: one round of Alg. 1 on node n when its
+// monitor interval has passed (rounds ride on the node's heartbeats).
+func (m *Monitor) Monitor(s *sim.Sim, n *sim.Node) {
+	st := m.state(n)
+	if s.Now() < st.nextMs {
+		return
+	}
+	st.nextMs = s.Now() + sim.Ms(m.IntervalS*1000)
+	c := contNone
+	if hasOpportunistic(n) {
+		c = m.CRes(n)
+	}
+	m.Relieve(s, n, c)
+}
+
+// Relieve is RelieveContention (Alg. 1 lines 18-33) for contended resource c.
+func (m *Monitor) Relieve(s *sim.Sim, n *sim.Node, c int) {
+	switch m.policy() {
+	case Aggressive:
+		if c == contMemory {
+			m.killNewest(s, n)
+		}
+	case Neutral:
+		if c != contNone {
+			m.killNewest(s, n)
+		}
+	case Preserve:
+		st := m.state(n)
+		if c != contNone {
+			m.killNewest(s, n)
+			if k := m.scale(st); m.BlockVCores*k < n.Spec.Cores && m.BlockMemMB*k < float64(n.Spec.Cap.MemMB) {
+				st.level++
+			}
+			st.lastRelief = s.Now()
+		} else if s.Now()-st.lastRelief > m.BlockTimeMs(n) {
+			if st.level > 0 {
+				st.level--
+			}
+			st.lastRelief = s.Now()
+		}
+	}
+}
+
+// killNewest kills the most recently launched opportunistic task on n
+// (Node.Containers is in launch order).
+func (m *Monitor) killNewest(s *sim.Sim, n *sim.Node) *sim.Task {
+	t := NewestOpportunistic(n)
+	if t == nil {
+		return nil
+	}
+	ran := s.Now() - t.StartMs
+	if s.Kill(t) == nil {
+		m.Kills++
+		m.WastedMs += ran
+		return t
+	}
+	return nil
+}
+
+// NewestOpportunistic returns the most recently launched opportunistic
+// container on n, or nil.
+func NewestOpportunistic(n *sim.Node) *sim.Task {
+	for i := len(n.Containers) - 1; i >= 0; i-- {
+		if t := n.Containers[i]; t.Container == sim.Opportunistic {
+			return t
+		}
+	}
+	return nil
+}
+
+func hasOpportunistic(n *sim.Node) bool { return n.OppAlloc.VCores > 0 || n.OppAlloc.MemMB > 0 }
+
+// meanBlocked returns the mean BR (vCores, MB) and BT (s) over the nodes.
+func (m *Monitor) meanBlocked(s *sim.Sim) (cpu, mem, bt float64) {
+	if s == nil || len(s.Nodes) == 0 {
+		return 0, 0, 0
+	}
+	for _, n := range s.Nodes {
+		c, mm := m.Blocked(n)
+		cpu += c
+		mem += mm
+		bt += float64(m.BlockTimeMs(n)) / 1000
+	}
+	k := float64(len(s.Nodes))
+	return cpu / k, mem / k, bt / k
+}

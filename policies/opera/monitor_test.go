@@ -1,0 +1,271 @@
+package opera
+
+import (
+	"testing"
+
+	"yarngym/env/sim"
+)
+
+// launchAll is an allocator that, at its first heartbeat, launches the
+// pending tasks of the first job in order, each with the container kind
+// given for it.
+type launchAll struct {
+	kinds []sim.ContainerKind
+	done  bool
+}
+
+func (a *launchAll) Allocate(s *sim.Sim, n *sim.Node) {
+	if a.done || len(s.Active()) == 0 {
+		return
+	}
+	a.done = true
+	for i, k := range a.kinds {
+		if err := s.Launch(s.Active()[0].Stages[0].Tasks[i], n, k); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// node runs one node of capacity <vcores, memMB> with one long task per
+// entry of kinds (in that order), each using cpu cores and mem MB exactly,
+// and returns the run stopped just after the launches.
+func node(t *testing.T, vcores, memMB int64, req sim.Res, cpu, mem float64, kinds ...sim.ContainerKind) (*sim.Sim, *sim.Node) {
+	t.Helper()
+	d := make([]sim.Ms, len(kinds))
+	for i := range d {
+		d[i] = 1000 * sim.MsPerS
+	}
+	prof := &sim.Profile{Name: "flat", Absolute: true, Phases: []sim.Phase{{Name: "run", Frac: 1, CPU: cpu, Mem: mem}}}
+	s, err := sim.New(sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: sim.Res{VCores: vcores, MemMB: memMB}}},
+		Jobs:   []sim.JobSpec{{Name: "j", Stages: []sim.StageSpec{{Name: "s", Kind: sim.KindGeneric, Req: req, Profile: prof, DurationsMs: d}}}},
+		Policy: &sim.Policy{Name: "scripted", Allocate: &launchAll{kinds: kinds}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RunUntil(1)
+	if len(s.Nodes[0].Containers) != len(kinds) {
+		t.Fatalf("%d containers launched, want %d", len(s.Nodes[0].Containers), len(kinds))
+	}
+	return s, s.Nodes[0]
+}
+
+const (
+	g = sim.Guaranteed
+	o = sim.Opportunistic
+)
+
+// TestReliefPolicies: AGGRESSIVE ignores CPU contention and kills on memory
+// contention; NEUTRAL and PRESERVE kill on either; memory is checked first.
+//
+// Reference: OPERA Sec. III-C, Alg. 1 (CRes lines 12-17, RelieveContention
+// lines 18-33).
+func TestReliefPolicies(t *testing.T) {
+	cases := []struct {
+		name     string
+		relief   float64
+		cpu, mem float64 // per task, two tasks on a <8 vCores, 1000 MB> node
+		cont     int
+		killed   bool
+	}{
+		{"aggressive, CPU", Aggressive, 4, 100, contCPU, false},
+		{"neutral, CPU", Neutral, 4, 100, contCPU, true},
+		{"preserve, CPU", Preserve, 4, 100, contCPU, true},
+		{"aggressive, memory", Aggressive, 1, 480, contMemory, true},
+		{"neutral, memory", Neutral, 1, 480, contMemory, true},
+		{"aggressive, memory and CPU", Aggressive, 4, 480, contMemory, true},
+		{"neutral, below rho", Neutral, 3.7, 470, contNone, false}, // 7.4 < 7.6 cores, 940 < 950 MB
+	}
+	for _, tc := range cases {
+		s, n := node(t, 8, 1000, sim.Res{VCores: 4, MemMB: 100}, tc.cpu, tc.mem, g, o)
+		m := NewMonitor()
+		m.Relief = tc.relief
+		if c := m.CRes(n); c != tc.cont {
+			t.Errorf("%s: CRes = %d, want %d", tc.name, c, tc.cont)
+		}
+		opp := n.Containers[1]
+		m.Relieve(s, n, m.CRes(n))
+		if killed := opp.State == sim.TaskPending; killed != tc.killed || m.Kills != map[bool]int64{true: 1}[tc.killed] {
+			t.Errorf("%s: opportunistic task killed %v (kills %d), want %v", tc.name, killed, m.Kills, tc.killed)
+		}
+		if n.Containers[0].State != sim.TaskRunning {
+			t.Errorf("%s: the guaranteed task was touched", tc.name)
+		}
+	}
+}
+
+// TestKillsNewestOpportunistic: the monitor kills the most recently launched
+// opportunistic task, never a guaranteed one, one per round.
+//
+// Reference: OPERA Sec. III-C ("kill the most recently launched opportunistic
+// task").
+func TestKillsNewestOpportunistic(t *testing.T) {
+	s, n := node(t, 12, 10000, sim.Res{VCores: 1, MemMB: 100}, 4, 100, o, g, o, o, g)
+	tasks := append([]*sim.Task(nil), n.Containers...)
+	m := NewMonitor()
+	m.Relief = Neutral
+	if NewestOpportunistic(n) != tasks[3] {
+		t.Fatalf("newest opportunistic = %v, want %v", NewestOpportunistic(n), tasks[3])
+	}
+	order := []int{3, 2, 0} // opportunistic tasks, newest first
+	for round := range order {
+		m.Relieve(s, n, m.CRes(n)) // 20, 16, 12 cores on 12: above 0.95 x 12
+		for i, tk := range tasks {
+			want := false
+			for _, k := range order[:round+1] {
+				want = want || k == i
+			}
+			if pending := tk.State == sim.TaskPending; pending != want {
+				t.Fatalf("round %d: task %d pending = %v, want %v", round, i, pending, want)
+			}
+		}
+	}
+	m.Relieve(s, n, contCPU) // only guaranteed tasks are left
+	if m.Kills != 3 || tasks[1].State != sim.TaskRunning || tasks[4].State != sim.TaskRunning {
+		t.Fatalf("kills %d; guaranteed tasks %v %v", m.Kills, tasks[1].State, tasks[4].State)
+	}
+}
+
+// TestPreserveWindow: under PRESERVE, BR and BT grow by alpha on each
+// contention and shrink by alpha after a quiet window of BT, never below
+// their initial values nor BR above the node's capacity.
+//
+// Reference: OPERA Sec. III-C, Alg. 1 lines 23-33 ("We double the values of
+// BR_i ... and BT_i"; "decreased exponentially by a factor of alpha, if no
+// resource contention has been detected in the past time window BT_i").
+func TestPreserveWindow(t *testing.T) {
+	for _, alpha := range []float64{2, 3} {
+		// One task that is never launched keeps the run (and its clock) going.
+		prof := &sim.Profile{Name: "flat", Phases: []sim.Phase{{Name: "run", Frac: 1, CPU: 1, Mem: 1}}}
+		s, err := sim.New(sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: sim.Res{VCores: 15, MemMB: 12288}}},
+			Jobs: []sim.JobSpec{{Name: "j", Stages: []sim.StageSpec{{Name: "s", Kind: sim.KindGeneric, Req: sim.Res{VCores: 1, MemMB: 1},
+				Profile: prof, DurationsMs: []sim.Ms{1000}}}}},
+			Policy: &sim.Policy{Name: "none", Allocate: &launchAll{done: true}}, StallMs: 1 << 40})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := s.Nodes[0]
+		m := NewMonitor()
+		m.Alpha = alpha
+		at := func(sec float64, c int) {
+			s.RunUntil(sim.Ms(sec * 1000))
+			m.Relieve(s, n, c)
+		}
+		check := func(when string, level int) {
+			t.Helper()
+			k := 1.0
+			for i := 0; i < level; i++ {
+				k *= alpha
+			}
+			bc, bm := m.Blocked(n)
+			wc, wm := min(2*k, 15), min(1024*k, 12288)
+			if bc != wc || bm != wm || m.BlockTimeMs(n) != sim.Ms(60000*k) {
+				t.Fatalf("alpha %v, %s: BR <%v, %v>, BT %d ms; want <%v, %v>, %v ms", alpha, when, bc, bm, m.BlockTimeMs(n), wc, wm, 60000*k)
+			}
+		}
+		check("start", 0)
+		at(10, contCPU)
+		check("first contention", 1)
+		at(20, contMemory)
+		check("second contention", 2)
+		bt := 60 * alpha * alpha // the window after the second contention
+		at(20+bt-1, contNone)
+		check("inside the window", 2)
+		at(20+bt+1, contNone)
+		check("after a quiet window", 1)
+		at(20+bt+1+60*alpha-1, contNone)
+		check("inside the shorter window", 1)
+		at(20+bt+1+60*alpha+1, contNone)
+		check("after another quiet window", 0)
+		at(10000, contNone)
+		check("floor", 0)
+		for i := 0; i < 10; i++ {
+			at(10001+float64(i), contCPU)
+		}
+		bc, _ := m.Blocked(n)
+		if bc != 15 {
+			t.Fatalf("alpha %v: BR after many contentions = %v vCores, want the capacity 15", alpha, bc)
+		}
+	}
+}
+
+// TestBlockedOnlyUnderPreserve: AGGRESSIVE and NEUTRAL block nothing.
+//
+// Reference: OPERA Sec. III-C ("Under the PRESERVE policy, the opportunistic
+// scheduler estimates ... BR_i").
+func TestBlockedOnlyUnderPreserve(t *testing.T) {
+	_, n := node(t, 8, 1000, sim.Res{VCores: 1, MemMB: 100}, 1, 100, g)
+	m := NewMonitor()
+	for _, r := range []float64{Aggressive, Neutral} {
+		m.Relief = r
+		if c, mm := m.Blocked(n); c != 0 || mm != 0 {
+			t.Fatalf("relief %v blocks <%v, %v>", r, c, mm)
+		}
+	}
+}
+
+// TestOA: OA_i = C_i - sum of actual usage - BR_i (Eq. 4; Eq. 7 without
+// PRESERVE).
+//
+// Reference: OPERA Sec. III-C Eq. 4, Sec. III-D Eq. 7.
+func TestOA(t *testing.T) {
+	// Two tasks using 1.5 cores and 150 MB each, one guaranteed, one
+	// opportunistic: NU = <3 cores, 300 MB> on a <8, 1000 MB> node.
+	_, n := node(t, 8, 1000, sim.Res{VCores: 2, MemMB: 200}, 1.5, 150, g, o)
+	cases := []struct {
+		relief           float64
+		blockC, blockM   float64
+		wantCPU, wantMem float64
+	}{
+		{Neutral, 2, 100, 5, 700},
+		{Aggressive, 2, 100, 5, 700},
+		{Preserve, 2, 100, 3, 600},
+		{Preserve, 0, 0, 5, 700},
+	}
+	for _, tc := range cases {
+		m := NewMonitor()
+		m.Relief, m.BlockVCores, m.BlockMemMB = tc.relief, tc.blockC, tc.blockM
+		if c, mm := m.OA(n); c != tc.wantCPU || mm != tc.wantMem {
+			t.Errorf("relief %v, BR <%v, %v>: OA <%v, %v>, want <%v, %v>", tc.relief, tc.blockC, tc.blockM, c, mm, tc.wantCPU, tc.wantMem)
+		}
+	}
+	// OpportunisticAssign takes a request strictly below OA (Alg. 2 line 16).
+	op := &Opera{}
+	op.beat = beat{oaCPU: 4, oaMem: 2048, active: true}
+	for _, tc := range []struct {
+		req  sim.Res
+		want bool
+	}{{sim.Res{VCores: 3, MemMB: 1024}, true}, {sim.Res{VCores: 4, MemMB: 1024}, false}, {sim.Res{VCores: 1, MemMB: 2048}, false}} {
+		if got := op.fitsOA(&sim.Task{Req: tc.req}); got != tc.want {
+			t.Errorf("request %v against OA <4, 2048>: fits %v, want %v", tc.req, got, tc.want)
+		}
+	}
+}
+
+// TestMonitorInterval: a node is examined at most once per monitor interval
+// and only while it runs opportunistic tasks.
+//
+// Reference: OPERA Alg. 1 lines 2-11 (op flag, SLEEP MonitorInterval).
+func TestMonitorInterval(t *testing.T) {
+	s, n := node(t, 8, 1000, sim.Res{VCores: 1, MemMB: 100}, 3, 100, g, g, g, o, o)
+	m := NewMonitor()
+	m.Relief = Neutral
+	m.Monitor(s, n) // 15 cores on 8: contention, kills one
+	m.Monitor(s, n) // same instant: inside the interval
+	if m.Kills != 1 {
+		t.Fatalf("kills %d after two calls in one interval, want 1", m.Kills)
+	}
+	s.RunUntil(1 + 3000)
+	m.Monitor(s, n)
+	if m.Kills != 2 {
+		t.Fatalf("kills %d after the interval, want 2", m.Kills)
+	}
+	// Both killed tasks started at 0: they lost 1 ms and 3001 ms of work.
+	if m.WastedMs != 3002 {
+		t.Fatalf("wasted %d ms, want 3002", m.WastedMs)
+	}
+	s.RunUntil(1 + 6000)
+	m.Monitor(s, n) // 9 cores on 8, but no opportunistic task is left
+	if m.Kills != 2 || m.CRes(n) != contCPU {
+		t.Fatalf("kills %d with only guaranteed tasks (CRes %d)", m.Kills, m.CRes(n))
+	}
+}

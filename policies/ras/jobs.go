@@ -1,0 +1,209 @@
+package ras
+
+import (
+	"math"
+
+	"yarngym/env/sim"
+)
+
+// jobState is RAS's job descriptor (Sec. 3.2): the submitted profile and
+// goal plus the state the Job Status Updater keeps (tasks left, observed
+// average map length) and what the placement computed for it this cycle.
+type jobState struct {
+	j    *sim.Job
+	prof JobProfile
+
+	// Job Status Updater (Sec. 3.2): finished maps and their total run time;
+	// before the first finishes, the profiled map length.
+	mapsDone int
+	mapMsSum float64
+	priorS   float64
+	cursor   []int // per stage: tasks before it are not pending
+
+	// Per control cycle.
+	sPend, rPend int     // maps / reducers not finished (s_pend, r_pend)
+	sWant, rWant int     // of those, requested so far (stage released)
+	sReq         float64 // s_req
+	reducePhase  bool    // reducers are planned with the reduce profile
+	util         float64 // utility of the last plan
+}
+
+func newJobState(j *sim.Job) *jobState {
+	return &jobState{j: j, prof: ProfileOf(j), cursor: make([]int, len(j.Stages)), priorS: profiledMapS(j)}
+}
+
+// profiledMapS is the map length RAS's offline profile gives: the mean
+// nominal length of the job's first non-reduce stage's tasks (Sec. 3.6:
+// "the map phase processes a single input split of fixed size ... the
+// completion time of the map tasks remains the same" across runs).
+func profiledMapS(j *sim.Job) float64 {
+	for _, st := range j.Stages {
+		if st.Spec.Kind == sim.KindReduce || len(st.Spec.DurationsMs) == 0 {
+			continue
+		}
+		sum := 0.0
+		for _, d := range st.Spec.DurationsMs {
+			sum += float64(d)
+		}
+		return sum / float64(len(st.Spec.DurationsMs)) / 1000
+	}
+	return 0
+}
+
+// meanMapS is the average map length in seconds: observed once maps have
+// finished (Sec. 3.2), the profiled length before.
+func (js *jobState) meanMapS() float64 {
+	if js.mapsDone == 0 {
+		return js.priorS
+	}
+	return js.mapMsSum / float64(js.mapsDone) / 1000
+}
+
+// taskEnded is the Job Status Updater: a finished map updates the average
+// task length (Sec. 3.2: "keeps track of the average task length observed
+// for every job").
+func (js *jobState) taskEnded(t *sim.Task, o sim.Outcome) {
+	if o == sim.Killed {
+		js.cursor[t.Stage.Index] = 0 // back in the queue: rescan
+		return
+	}
+	if t.Kind != sim.KindReduce {
+		js.mapsDone++
+		js.mapMsSum += float64(t.FinishMs - t.StartMs)
+	}
+}
+
+// refresh recounts the job's tasks and its s_req at time now.
+//
+// Reference: RAS Sec. 3.2 (s_pend, r_pend; Job Completion Time Estimator).
+func (js *jobState) refresh(now sim.Ms) {
+	js.sPend, js.rPend, js.sWant, js.rWant = 0, 0, 0, 0
+	for _, st := range js.j.Stages {
+		left := len(st.Tasks) - st.Done
+		if st.Spec.Kind == sim.KindReduce {
+			js.rPend += left
+			if st.Released {
+				js.rWant += left
+			}
+		} else {
+			js.sPend += left
+			if st.Released {
+				js.sWant += left
+			}
+		}
+	}
+	goal := js.j.Spec.GoalMs
+	left := float64(js.j.Spec.SubmitMs+goal-now) / 1000
+	js.sReq = RequiredSlots(js.sPend, js.meanMapS(), left, goal > 0)
+}
+
+// mapPhaseEnds reports whether the job's map phase completes within the
+// next cycle of cycleS seconds: no map is waiting and, by the observed
+// average length, every running map will have finished.
+//
+// Reference: RAS Alg. 1 lines 26-28 ("if map phase of a job is about to
+// complete in this control cycle, switch profile of placed reducers from
+// shuffle to reduce").
+func (js *jobState) mapPhaseEnds(now sim.Ms, cycleS float64) bool {
+	if js.sPend == 0 {
+		return true
+	}
+	mean := js.meanMapS()
+	if mean <= 0 {
+		return false
+	}
+	for _, st := range js.j.Stages {
+		if st.Spec.Kind == sim.KindReduce {
+			continue
+		}
+		if !st.Released || st.Pending > 0 {
+			return false
+		}
+		for _, t := range st.Tasks {
+			if t.State == sim.TaskRunning && mean-float64(now-t.StartMs)/1000 > cycleS {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// reducerDemand is a planned or running reducer's demand: the reduce
+// profile once the job's map phase ends, else the shuffle profile, whose
+// I/O is only drawn while the job still has maps to fetch from.
+//
+// Reference: RAS Sec. 3.4 ("when reduce tasks are placed first, they start
+// running in shuffle phase, so that their demand of resources is directly
+// proportional to the number of map tasks placed for the same job.
+// Therefore, in the absence of map tasks for the same job, a reduce task in
+// shuffle phase only consumes memory"); Table 2.
+func (js *jobState) reducerDemand() Demand {
+	if js.reducePhase || js.mapsFinished() {
+		return js.prof.Reduce
+	}
+	d := js.prof.Shuffle
+	if js.sPend == 0 {
+		d.IOMBps = 0
+	}
+	return d
+}
+
+// mapsFinished reports whether every map of the job has finished.
+func (js *jobState) mapsFinished() bool {
+	for _, st := range js.j.Stages {
+		if st.Spec.Kind != sim.KindReduce && st.Done < len(st.Tasks) {
+			return false
+		}
+	}
+	return true
+}
+
+// utilityOf is u_j for the given allocation. r_pend counts the reducers the
+// job has asked for: before slow-start lets them be requested no reducer
+// can be placed, and u^R ("unsatisfied demand for reduce tasks", Sec. 3.3)
+// is 0 rather than -1.
+//
+// Reference: RAS Sec. 3.3, Eq. 1-3.
+func (js *jobState) utilityOf(sAlloc, rAlloc int) float64 {
+	return Utility(float64(sAlloc), js.sReq, float64(js.sPend), float64(rAlloc), float64(js.rWant))
+}
+
+// nextTask returns a pending, requested task of the job's maps (reduce =
+// false) or reducers for node n, preferring a map with a replica on n, or
+// nil. Hadoop 1's JobTracker hands out node-local maps first as well.
+func (js *jobState) nextTask(s *sim.Sim, n *sim.Node, reduce bool) *sim.Task {
+	const scan = 256 // how far past the first pending map to look for a local one
+	for i, st := range js.j.Stages {
+		if (st.Spec.Kind == sim.KindReduce) != reduce || !st.Released || st.Pending == 0 {
+			continue
+		}
+		var first *sim.Task
+		seen := 0
+		for k := js.cursor[i]; k < len(st.Tasks) && seen < scan; k++ {
+			t := st.Tasks[k]
+			if t.State != sim.TaskPending {
+				if first == nil && k == js.cursor[i] {
+					js.cursor[i]++
+				}
+				continue
+			}
+			if !s.Requestable(t) {
+				return nil
+			}
+			if first == nil {
+				first = t
+			}
+			seen++
+			if len(t.Replicas) == 0 || s.LocalityOf(t, n) == sim.NodeLocal {
+				return t
+			}
+		}
+		if first != nil {
+			return first
+		}
+	}
+	return nil
+}
+
+// finite clamps -Inf utilities for reports and observations.
+func finite(u float64) float64 { return math.Max(u, -10) }
