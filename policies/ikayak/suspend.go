@@ -176,7 +176,7 @@ func (su *Suspender) Assign(s *sim.Sim, n *sim.Node, pl *Placer) {
 	}
 }
 
-// Lambda returns the last delay factor.
+// LambdaNow returns the last delay factor.
 func (su *Suspender) LambdaNow() float64 { return su.lambda }
 
 // Suspended returns the number of reducers suspended now.
