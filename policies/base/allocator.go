@@ -66,7 +66,7 @@ func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
 		if !t.Req.Fits(n.Free()) {
 			return
 		}
-		if a.allowed(s, t, n) && s.Launch(t, n, sim.Guaranteed) == nil {
+		if a.Allowed(s, t, n) && s.Launch(t, n, sim.Guaranteed) == nil {
 			a.launched(s, t)
 		} else {
 			s.Unreserve(n)
@@ -81,7 +81,7 @@ func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
 func (a *Allocator) assignOne(s *sim.Sim, n *sim.Node) bool {
 	a.rank(s)
 	for _, j := range a.jobs {
-		t := a.taskFor(s, j, n)
+		t := a.TaskFor(s, j, n)
 		if t == nil {
 			continue
 		}
@@ -95,7 +95,7 @@ func (a *Allocator) assignOne(s *sim.Sim, n *sim.Node) bool {
 			return false
 		}
 		if err := s.Launch(t, n, sim.Guaranteed); err != nil {
-			panic(err) // taskFor returned a requestable task that fits: a bug
+			panic(err) // TaskFor returned a requestable task that fits: a bug
 		}
 		a.launched(s, t)
 		return true
@@ -133,9 +133,9 @@ func (a *Allocator) Ranked(s *sim.Sim) []*sim.Job {
 	return a.jobs
 }
 
-// taskFor returns job j's next task for node n under delay scheduling and
+// TaskFor returns job j's next task for node n under delay scheduling and
 // the limits, or nil.
-func (a *Allocator) taskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
+func (a *Allocator) TaskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
 	max := sim.OffRack
 	if d := int(a.LocalityDelay); d > 0 && j.Misses < 2*d {
 		max = sim.NodeLocal
@@ -150,7 +150,7 @@ func (a *Allocator) taskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
 		}
 		return nil
 	}
-	if !a.allowed(s, t, n) {
+	if !a.Allowed(s, t, n) {
 		return nil
 	}
 	if t.Kind == sim.KindMap && s.LocalityOf(t, n) == sim.NodeLocal {
@@ -159,7 +159,8 @@ func (a *Allocator) taskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
 	return t
 }
 
-func (a *Allocator) allowed(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
+// Allowed reports whether every limit lets t run on n.
+func (a *Allocator) Allowed(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 	for _, l := range a.Limits {
 		if !l.Allow(s, t, n) {
 			return false

@@ -109,47 +109,11 @@ func (o *Opera) opportunisticPass(s *sim.Sim, n *sim.Node) {
 // tasks skip rejects.
 func (o *Opera) nextFromQueue(s *sim.Sim, n *sim.Node, skip func(*sim.Task) bool) *sim.Task {
 	for _, j := range o.Fair.Ranked(s) {
-		t := o.taskFor(s, j, n)
+		t := o.Fair.TaskFor(s, j, n)
 		if t == nil || (skip != nil && skip(t)) {
 			continue
 		}
 		return t
 	}
 	return nil
-}
-
-// taskFor mirrors base.Allocator's choice of a job's task: delay scheduling
-// for node-local maps (LocalityDelay missed opportunities before rack-local,
-// twice that before any node), then the allocator's limits.
-func (o *Opera) taskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
-	max := sim.OffRack
-	if d := int(o.Fair.LocalityDelay); d > 0 && j.Misses < 2*d {
-		max = sim.NodeLocal
-		if j.Misses >= d {
-			max = sim.RackLocal
-		}
-	}
-	t := s.NextTask(j, n, max)
-	if t == nil {
-		if max < sim.OffRack && s.NextTask(j, n, sim.OffRack) != nil {
-			j.Misses++
-		}
-		return nil
-	}
-	if !o.allowed(s, t, n) {
-		return nil
-	}
-	if t.Kind == sim.KindMap && s.LocalityOf(t, n) == sim.NodeLocal {
-		j.Misses = 0
-	}
-	return t
-}
-
-func (o *Opera) allowed(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
-	for _, l := range o.Fair.Limits {
-		if !l.Allow(s, t, n) {
-			return false
-		}
-	}
-	return true
 }

@@ -26,7 +26,7 @@ const (
 func (o *Opera) strict(s *sim.Sim, n *sim.Node) {
 	o.begin(n)
 	if t := n.Reserved; t != nil {
-		if !s.Requestable(t) || !o.allowed(s, t, n) {
+		if !s.Requestable(t) || !o.Fair.Allowed(s, t, n) {
 			s.Unreserve(n)
 		} else if !o.assign(s, n, t) {
 			return
@@ -163,7 +163,7 @@ func (o *Opera) unreserve(t *sim.Task) {
 
 // canPlace reports whether assign would place t on n now.
 func (o *Opera) canPlace(s *sim.Sim, n *sim.Node, t *sim.Task) bool {
-	if !o.allowed(s, t, n) {
+	if !o.Fair.Allowed(s, t, n) {
 		return false
 	}
 	if t.Req.Fits(n.Free()) && (n.Reserved == nil || n.Reserved == t) {
