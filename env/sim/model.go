@@ -182,7 +182,9 @@ type Task struct {
 	gated   bool    // shuffle waiting for map outputs
 	shrunk  int64   // vCores the container was shrunk to, 0 if not shrunk
 	rngSeed uint64
-	pos     int // index in Node.Containers
+	// jitCPU, jitMem, jitIO are the current usage fluctuation factors.
+	jitCPU, jitMem, jitIO float64
+	pos                   int // index in Node.Containers
 	// reservedOn is the node reserved for this task, if any.
 	reservedOn *Node
 }

@@ -100,22 +100,31 @@ func (s *Sim) sampleUsage(n *Node) {
 // setUsage draws t's actual usage for its current phase: the phase's level
 // times the request, moved by seeded relative fluctuation (memory moves a
 // fifth as much as CPU: resident memory is steadier than CPU, as the SLS
-// curves show), capped at the container's allocation.
+// curves show), capped at the container's allocation. The fluctuation is
+// redrawn at usage samples and phase changes only.
 func (s *Sim) setUsage(t *Task, n *Node) {
+	t.jitCPU, t.jitMem, t.jitIO = 1, 1, 1
+	if jit := t.jitter(); jit > 0 && t.phase < len(t.phases) {
+		r := Rand{state: t.rngSeed}
+		t.jitCPU = clampFactor(1 + jit*r.NormFloat64())
+		t.jitMem = clampFactor(1 + 0.2*jit*r.NormFloat64())
+		t.jitIO = clampFactor(1 + jit*r.NormFloat64())
+		t.rngSeed = r.state
+	}
+	s.applyUsage(t, n)
+}
+
+// applyUsage recomputes t's usage from its phase, its current fluctuation
+// and its state (gated, suspended, shrunk) without a new draw: a reducer
+// that starts or stops waiting for maps changes its level, not its noise.
+func (s *Sim) applyUsage(t *Task, n *Node) {
 	var u Usage
 	if t.phase < len(t.phases) {
 		ph := &t.phases[t.phase]
-		cpu, mem, io := ph.CPU, ph.Mem, ph.IOMBps
+		cpu, mem, io := ph.CPU*t.jitCPU, ph.Mem*t.jitMem, ph.IOMBps*t.jitIO
 		if t.gated {
 			cpu *= s.model.GatedCPU
 			io *= s.model.GatedCPU
-		}
-		if jit := t.jitter(); jit > 0 {
-			r := Rand{state: t.rngSeed}
-			cpu *= clampFactor(1 + jit*r.NormFloat64())
-			mem *= clampFactor(1 + 0.2*jit*r.NormFloat64())
-			io *= clampFactor(1 + jit*r.NormFloat64())
-			t.rngSeed = r.state
 		}
 		if t.absolute() {
 			u.CPU, u.MemMB = cpu, mem
@@ -174,7 +183,7 @@ func (s *Sim) recompute(n *Node) {
 		}
 		if g := s.shuffleGate(t) <= epsWork; g != t.gated {
 			t.gated = g
-			s.setUsage(t, n)
+			s.applyUsage(t, n)
 		}
 	}
 	d := n.Demand

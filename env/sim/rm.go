@@ -332,7 +332,7 @@ func (s *Sim) Suspend(t *Task) error {
 	s.advance(n)
 	s.shrinkAlloc(t, Res{VCores: t.Alloc.VCores})
 	t.State = TaskSuspended
-	s.setUsage(t, n)
+	s.applyUsage(t, n)
 	s.stats.Suspended++
 	s.markDirty(n)
 	return nil
@@ -354,7 +354,7 @@ func (s *Sim) Resume(t *Task) error {
 	s.advance(n)
 	s.growAlloc(t, want)
 	t.State = TaskRunning
-	s.setUsage(t, n)
+	s.applyUsage(t, n)
 	s.markDirty(n)
 	return nil
 }
@@ -372,7 +372,7 @@ func (s *Sim) Shrink(t *Task, vcores int64) error {
 	s.advance(n)
 	s.shrinkAlloc(t, Res{VCores: t.Alloc.VCores - vcores})
 	t.shrunk = vcores
-	s.setUsage(t, n)
+	s.applyUsage(t, n)
 	s.markDirty(n)
 	return nil
 }
