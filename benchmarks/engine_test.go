@@ -7,11 +7,11 @@ import (
 	"yarngym/env/sim"
 )
 
-// benchScenario times whole runs of a scenario (building the run is not
-// timed) and reports simulated events per second of wall time and simulated
-// seconds per wall second.
-func benchScenario(b *testing.B, name string, sets ...string) {
-	sc, err := scenario.Load(name, sets)
+// benchRun times whole runs of a scenario under policy (empty: the
+// scenario's own; building the run is not timed) and reports simulated
+// events per second of wall time and simulated seconds per wall second.
+func benchRun(b *testing.B, name, policy string) {
+	sc, err := scenario.Load(name, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -19,7 +19,7 @@ func benchScenario(b *testing.B, name string, sets ...string) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		cfg, err := sc.Build(uint64(i+1), "")
+		cfg, err := sc.Build(uint64(i+1), policy)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -32,7 +32,7 @@ func benchScenario(b *testing.B, name string, sets ...string) {
 		events += sum.Events
 		simMs += sum.EndMs
 		if sum.JobsCompleted == 0 {
-			b.Fatalf("%s: no job completed", name)
+			b.Fatalf("%s under %s: no job completed", name, policy)
 		}
 	}
 	sec := b.Elapsed().Seconds()
@@ -44,10 +44,10 @@ func benchScenario(b *testing.B, name string, sets ...string) {
 // BenchmarkSWIMDay: one simulated day of the SWIM FB-2009 trace (5,894
 // jobs, ~190,000 tasks) on 600 nodes with 1 s heartbeats, under Fair.
 // Run with -benchtime 1x: one iteration is a whole day.
-func BenchmarkSWIMDay(b *testing.B) { benchScenario(b, "swim-fb2009") }
+func BenchmarkSWIMDay(b *testing.B) { benchRun(b, "swim-fb2009", "") }
 
 // BenchmarkQuick: the small quick scenario (per-run overhead dominates).
-func BenchmarkQuick(b *testing.B) { benchScenario(b, "quick") }
+func BenchmarkQuick(b *testing.B) { benchRun(b, "quick", "") }
 
 // BenchmarkOperaMR: OPERA Sec. IV-B under Fair (2,878 tasks, 20 nodes).
-func BenchmarkOperaMR(b *testing.B) { benchScenario(b, "opera-mr") }
+func BenchmarkOperaMR(b *testing.B) { benchRun(b, "opera-mr", "") }
