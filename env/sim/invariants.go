@@ -124,6 +124,9 @@ func checkJobTasks(s *Sim, j *Job) error {
 				}
 			}
 		}
+		if m := st.Spec.MaxRunning; m > 0 && st.Running > m {
+			return fmt.Errorf("t=%d job %d stage %d: %d containers, at most %d", s.now, j.ID, st.Index, st.Running, m)
+		}
 		if done != st.Done {
 			return fmt.Errorf("t=%d job %d stage %d: %d tasks done, counted %d", s.now, j.ID, st.Index, done, st.Done)
 		}

@@ -222,6 +222,27 @@ func (t *Task) Progress() float64 {
 	return done / total
 }
 
+// Width is the most containers the stage asks for at once: its task count,
+// or StageSpec.MaxRunning if that is smaller.
+func (st *Stage) Width() int {
+	if m := st.Spec.MaxRunning; m > 0 && m < len(st.Tasks) {
+		return m
+	}
+	return len(st.Tasks)
+}
+
+// Asking is how many containers the stage asks for now: its pending tasks,
+// no more than StageSpec.MaxRunning leaves room for (0 before release).
+func (st *Stage) Asking() int {
+	if !st.Released {
+		return 0
+	}
+	if m := st.Spec.MaxRunning; m > 0 && st.Pending > m-st.Running {
+		return max(m-st.Running, 0)
+	}
+	return st.Pending
+}
+
 // Suspended reports whether the task is suspended.
 func (t *Task) Suspended() bool { return t.State == TaskSuspended }
 

@@ -41,7 +41,7 @@ func (s *Sim) NextTaskInStage(j *Job, i int, n *Node, max Locality) *Task {
 
 // stageNext is the next pending task of stage st for node n (see NextTask).
 func (s *Sim) stageNext(j *Job, st *Stage, n *Node, max Locality) *Task {
-	if !st.Released || st.Pending == 0 || !s.slotAllows(j, st, n) {
+	if st.Asking() == 0 || !s.slotAllows(j, st, n) {
 		return nil
 	}
 	if st.byNode != nil {
@@ -74,7 +74,7 @@ func (s *Sim) HasPending(j *Job) bool {
 		}
 	}
 	for _, st := range j.Stages {
-		if st.Released && st.Pending > 0 {
+		if st.Asking() > 0 {
 			return true
 		}
 	}
@@ -94,10 +94,10 @@ func (s *Sim) PendingDemand(j *Job) (r Res, tasks int) {
 		return
 	}
 	for _, st := range j.Stages {
-		if st.Released && st.Pending > 0 {
-			r.VCores += st.Spec.Req.VCores * int64(st.Pending)
-			r.MemMB += st.Spec.Req.MemMB * int64(st.Pending)
-			tasks += st.Pending
+		if k := st.Asking(); k > 0 {
+			r.VCores += st.Spec.Req.VCores * int64(k)
+			r.MemMB += st.Spec.Req.MemMB * int64(k)
+			tasks += k
 		}
 	}
 	return

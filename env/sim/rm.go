@@ -135,13 +135,17 @@ func (s *Sim) LocalityOf(t *Task, n *Node) Locality {
 	return loc
 }
 
-// Requestable reports whether t is pending and its job has asked for it.
+// Requestable reports whether t is pending and its job has asked for it (a
+// stage at its MaxRunning asks for no more).
 func (s *Sim) Requestable(t *Task) bool {
 	if t.State != TaskPending || t.Job.State != JobAdmitted {
 		return false
 	}
 	if t.Kind == KindAM {
 		return true
+	}
+	if m := t.Stage.Spec.MaxRunning; m > 0 && t.Stage.Running >= m {
+		return false
 	}
 	return t.Stage.Released && (t.Job.AM == nil || s.now >= t.Job.amReadyMs)
 }

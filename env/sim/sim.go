@@ -291,6 +291,9 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res) error {
 		if err := ss.Profile.Validate(); err != nil {
 			return fmt.Errorf("job %q stage %q: %w", spec.Name, ss.Name, err)
 		}
+		if ss.MaxRunning < 0 {
+			return fmt.Errorf("job %q stage %q: max running %d is negative", spec.Name, ss.Name, ss.MaxRunning)
+		}
 		if ss.SlowStart < 0 || ss.SlowStart > 1 {
 			return fmt.Errorf("job %q stage %q: slow-start %v outside [0, 1]", spec.Name, ss.Name, ss.SlowStart)
 		}

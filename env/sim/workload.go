@@ -56,6 +56,14 @@ type StageSpec struct {
 	// BlockReplicas is the number of HDFS replicas of each map's input block
 	// (0 means the model's default); only maps read blocks.
 	BlockReplicas int
+	// MaxRunning, when > 0, is the most containers the stage holds at once:
+	// its tasks beyond that wait, unrequested, for one of its containers to
+	// end. A Spark job on YARN as DRESS observes it (Sec. II-B, Fig. 4:
+	// "each task handles a partition", and the YARN layer sees containers
+	// of ~10-18 s) runs each partition in a container of its own and holds
+	// at most its executor count of containers; as one ends it asks for the
+	// next. 0: every released task is requested at once.
+	MaxRunning int
 }
 
 // NodeSpec is one node of the cluster.

@@ -82,6 +82,32 @@ func sparkJob(rng *sim.Rand, name, app, queue string, submitMs sim.Ms, am sim.Re
 			DurationsMs: durations(rng, executors, medianS, sigma)}}}
 }
 
+// partitionedSparkJob builds a batch Spark job as the YARN layer sees it in
+// DRESS (Sec. II-B, Fig. 4): each task (a partition) in a container of its
+// own, at most executors containers at once (sim.StageSpec.MaxRunning). The
+// job's work is what sparkJob's executors would do, executors x ~medianS
+// (sigma between executors), cut into tasks around partitionS seconds
+// (log-normal, partSigma: the data skew that makes trailing tasks),
+// rescaled so the total is unchanged.
+func partitionedSparkJob(rng *sim.Rand, name, app, queue string, submitMs sim.Ms, am sim.Res, executors int, req sim.Res,
+	medianS, sigma, partitionS, partSigma float64, prof *sim.Profile) sim.JobSpec {
+	total := 0.0
+	for _, d := range durations(rng, executors, medianS, sigma) {
+		total += float64(d)
+	}
+	n := max(executors, int(math.Round(total/(partitionS*1000))))
+	parts := durations(rng, n, partitionS, partSigma)
+	drawn := 0.0
+	for _, d := range parts {
+		drawn += float64(d)
+	}
+	for i, d := range parts {
+		parts[i] = max(1, sim.Ms(math.Round(float64(d)*total/drawn)))
+	}
+	return sim.JobSpec{Name: name, App: app, Framework: "spark", Queue: queue, SubmitMs: submitMs, AM: am,
+		Stages: []sim.StageSpec{{Name: "tasks", Kind: sim.KindExecutor, Req: req, Profile: prof, DurationsMs: parts, MaxRunning: executors}}}
+}
+
 func gb(g float64) int64 { return int64(math.Round(g * 1024)) }
 
 func checkPositive(what string, v float64) error {

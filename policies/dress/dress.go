@@ -176,7 +176,8 @@ func (d *Dress) Units(r sim.Res) float64 {
 	return max(float64(r.VCores), float64(r.MemMB)/d.memPerUnit)
 }
 
-// classify puts job j in a category by its container request (AM excluded).
+// classify puts job j in a category by its container request (AM excluded;
+// a Spark job requests its executor count, sim.Stage.Width).
 //
 // Reference: DRESS Sec. IV-C: a job is "large demand" if its request is
 // larger than A_c x theta, else "small demand". The paper's runs call jobs of
@@ -186,7 +187,7 @@ func (d *Dress) Units(r sim.Res) float64 {
 func (d *Dress) classify(s *sim.Sim, j *sim.Job) *jobInfo {
 	req := 0.0
 	for _, st := range j.Stages {
-		req += float64(len(st.Tasks)) * d.Units(st.Spec.Req)
+		req += float64(st.Width()) * d.Units(st.Spec.Req)
 	}
 	basis := d.totR
 	if d.ThetaFree > 0 {
@@ -340,7 +341,8 @@ func (d *Dress) Control(s *sim.Sim) {
 
 // pending returns job j's pending demand r_i in containers: every
 // container it asks for and has not got (its AM if not running, every task
-// not started, stages not yet requested included).
+// not started, no more than a stage's MaxRunning allows at once, stages not
+// yet requested included).
 //
 // Reference: DRESS Sec. IV-C: "For pending jobs, the scheduler records the
 // total demands of resources". A job that has started some tasks but waits
@@ -354,9 +356,9 @@ func (d *Dress) pending(j *sim.Job) float64 {
 		u += d.Units(j.AM.Req)
 	}
 	for _, st := range j.Stages {
-		n := st.Pending
+		n := st.Asking()
 		if !st.Released {
-			n = len(st.Tasks)
+			n = st.Width()
 		}
 		u += float64(n) * d.Units(st.Spec.Req)
 	}
