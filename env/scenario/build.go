@@ -56,6 +56,8 @@ func (sc *Scenario) validate() error {
 		return bad("model.off_rack_read_factor", "%v outside [0, 1]", m.OffRackReadFactor)
 	case m.SwapExponent < 0:
 		return bad("model.swap_exponent", "must not be negative")
+	case m.DiskThrashExponent != nil && !(*m.DiskThrashExponent >= 0):
+		return bad("model.disk_thrash_exponent", "must not be negative, got %v", *m.DiskThrashExponent)
 	case m.Replicas < 0:
 		return bad("model.replicas", "must not be negative")
 	case m.GatedCPU < 0 || m.GatedCPU > 1:
@@ -224,6 +226,19 @@ func paramHint(p *sim.Policy) string {
 	return fmt.Sprintf(" (policy %s has: %s)", p.Name, strings.Join(n, ", "))
 }
 
+// diskThrash maps model.disk_thrash_exponent to sim.Model's convention,
+// where zero takes the default: absent stays 0 (the default), an explicit 0
+// becomes sim.NoDiskThrash (ideal sharing).
+func diskThrash(a *float64) float64 {
+	switch {
+	case a == nil:
+		return 0
+	case *a == 0:
+		return sim.NoDiskThrash
+	}
+	return *a
+}
+
 // Build makes a run configuration for seed with a fresh policy instance;
 // policyName overrides the file's policy when not empty.
 func (sc *Scenario) Build(seed uint64, policyName string) (sim.Config, error) {
@@ -238,7 +253,7 @@ func (sc *Scenario) Build(seed uint64, policyName string) (sim.Config, error) {
 	cfg := sim.Config{Policy: pol, Seed: seed,
 		Model: sim.Model{HeartbeatMs: f.Model.HeartbeatMs, UsageSampleMs: f.Model.UsageSampleMs, AMStartupMs: f.Model.AMStartupMs,
 			RackReadFactor: f.Model.RackReadFactor, OffRackReadFactor: f.Model.OffRackReadFactor, SwapExponent: f.Model.SwapExponent,
-			Replicas: f.Model.Replicas, GatedCPU: f.Model.GatedCPU},
+			DiskThrashExponent: diskThrash(f.Model.DiskThrashExponent), Replicas: f.Model.Replicas, GatedCPU: f.Model.GatedCPU},
 		MaxMs: sim.Ms(f.Run.MaxS * 1000), StallMs: sim.Ms(f.Run.StallS * 1000), TimelineMs: sim.Ms(f.Run.TimelineS * 1000)}
 	perRack := f.Cluster.NodesPerRack
 	if perRack == 0 {

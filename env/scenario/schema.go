@@ -45,8 +45,12 @@ type Model struct {
 	RackReadFactor    float64 `toml:"rack_read_factor"`
 	OffRackReadFactor float64 `toml:"off_rack_read_factor"`
 	SwapExponent      float64 `toml:"swap_exponent"`
-	Replicas          int     `toml:"replicas"`
-	GatedCPU          float64 `toml:"gated_cpu"`
+	// DiskThrashExponent is sim.Model.DiskThrashExponent. Absent takes the
+	// default (sim.DefaultDiskThrashExponent, a hard disk); 0 is ideal disk
+	// sharing (e.g. an SSD), so the key is a pointer to tell the two apart.
+	DiskThrashExponent *float64 `toml:"disk_thrash_exponent"`
+	Replicas           int      `toml:"replicas"`
+	GatedCPU           float64  `toml:"gated_cpu"`
 }
 
 // Policy names a registered policy, sets its parameters and its queues.

@@ -19,10 +19,15 @@
 //     outputs, Spark executors that live for the whole job.
 //   - A container reserves its request; what its task actually uses follows a
 //     per-sub-phase Profile plus seeded fluctuation, mostly below the request.
-//   - When actual CPU (or disk IO) demand on a node exceeds capacity, tasks
-//     slow down by processor sharing; when actual memory exceeds capacity they
-//     slow sharply (swapping) and the node's swap time is reported. Remote
-//     reads, shrunk containers and slow nodes slow tasks too.
+//   - When actual CPU demand on a node exceeds capacity, tasks slow down by
+//     processor sharing. Disk IO is shared the same way, but an overcommitted
+//     disk also loses throughput to seeks between the competing streams: with
+//     IO demand D over bandwidth C it delivers C*(C/D)^a in total, so each IO
+//     phase gets (C/D)^(1+a) of what it asks (Model.DiskThrashExponent,
+//     default 0.4, a hard disk; an assumption of the model). When actual
+//     memory exceeds capacity tasks slow sharply (swapping) and the node's
+//     swap time is reported. Remote reads, shrunk containers and slow nodes
+//     slow tasks too.
 //   - The ResourceManager is heartbeat-driven: a Policy assigns containers
 //     when a node heartbeats, and may reserve a node for a request that does
 //     not fit yet. Containers are guaranteed or opportunistic; opportunistic

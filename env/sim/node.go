@@ -170,10 +170,15 @@ func (t *Task) absolute() bool { return t.Kind != KindAM && t.Stage.Spec.Profile
 // recompute sets every container's rate from the node's contention and
 // schedules the node's next phase boundary.
 //
-// CPU and disk are shared in proportion to demand (processor sharing): when
-// the demand D exceeds capacity C each task gets C/D of what it asks, and a
-// phase progresses at the share of the scarcer resource it uses. Memory
-// overcommit slows every task on the node by (C/D)^SwapExponent (swapping).
+// CPU is shared in proportion to demand (processor sharing): when the demand
+// D exceeds capacity C each task gets C/D of what it asks. The disk is shared
+// the same way but loses throughput to the seeks between competing streams:
+// when the IO demand D exceeds DiskMBps C it delivers C*(C/D)^a in total,
+// a = Model.DiskThrashExponent, so each IO phase gets (C/D)^(1+a) of what it
+// asks (a = 0 is ideal sharing). A phase progresses at the share of the
+// scarcer resource it uses, so CPU-only phases never see the disk's loss.
+// Memory overcommit slows every task on the node by (C/D)^SwapExponent
+// (swapping).
 func (s *Sim) recompute(n *Node) {
 	// Reducers that have caught up with the finished maps idle (gated) at a
 	// lower usage; settle that first so the shares below see it.
@@ -194,6 +199,9 @@ func (s *Sim) recompute(n *Node) {
 	}
 	if n.Spec.DiskMBps > 0 && d.IOMBps > n.Spec.DiskMBps {
 		ioShare = n.Spec.DiskMBps / d.IOMBps
+		if a := s.model.DiskThrashExponent; a > 0 {
+			ioShare = math.Pow(ioShare, 1+a)
+		}
 	}
 	n.swapping = d.MemMB > float64(n.Spec.Cap.MemMB)
 	if n.swapping {
