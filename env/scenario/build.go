@@ -159,6 +159,9 @@ func (sc *Scenario) validateJob(i int, j Job, maxCap sim.Res) error {
 				return bad(sk+".durations_s", "durations must not be negative, got %v", d)
 			}
 		}
+		if st.MaxRunning < 0 {
+			return bad(sk+".max_running", "%d is negative (0 means no cap)", st.MaxRunning)
+		}
 		if st.SlowStart < 0 || st.SlowStart > 1 {
 			return bad(sk+".slow_start", "%v outside [0, 1]", st.SlowStart)
 		}
@@ -320,7 +323,7 @@ func explicitJobs(j Job, rng *sim.Rand) []sim.JobSpec {
 				}
 			}
 			spec.Stages = append(spec.Stages, sim.StageSpec{Name: st.Name, Kind: kind, Req: sim.Res{VCores: st.VCores, MemMB: st.MemMB},
-				Profile: prof, SlowStart: st.SlowStart, DurationsMs: d, BlockReplicas: st.Replicas})
+				Profile: prof, SlowStart: st.SlowStart, DurationsMs: d, BlockReplicas: st.Replicas, MaxRunning: st.MaxRunning})
 		}
 		out = append(out, spec)
 	}

@@ -195,6 +195,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown param", func(s string) string { return s + "\n[policy.params]\nrho = 0.9\n" }, nil, "policy.params.rho", "unknown parameter"},
 		{"negative disk thrash exponent", func(s string) string { return s + "\n[model]\ndisk_thrash_exponent = -0.5\n" }, nil, "model.disk_thrash_exponent", "must not be negative"},
 		{"negative disk thrash exponent by --set", nil, []string{"model.disk_thrash_exponent=-1"}, "model.disk_thrash_exponent", "must not be negative"},
+		{"negative max running", func(s string) string { return strings.Replace(s, "duration_s = 10", "duration_s = 10\nmax_running = -2", 1) }, nil, "workload.jobs[0].stages[0].max_running", "negative"},
 		{"no nodes", func(s string) string { return strings.Replace(s, "count = 2", "count = 0", 1) }, nil, "cluster.nodes[0].count", "at least 1"},
 		{"unknown generator", func(s string) string { return s + "\n[workload]\ngenerator = \"nope\"\n" }, nil, "", ""},
 		{"bad set value", nil, []string{"max_am_share=2"}, "max_am_share", "outside"},
@@ -264,5 +265,29 @@ func TestSetOverridesFile(t *testing.T) {
 	}
 	if cfg.Nodes[0].Cap.VCores != 16 || len(cfg.Jobs[0].Stages[0].DurationsMs) != 9 || *cfg.Policy.Params.Get("max_am_share").Value != 0.25 {
 		t.Fatalf("overrides not applied: %+v", cfg.Nodes[0])
+	}
+}
+
+// TestMaxRunningKey: a stage's max_running reaches the job spec (a Spark
+// job with one container per task, at most its executor count at once).
+func TestMaxRunningKey(t *testing.T) {
+	text := strings.Replace(good, "duration_s = 10", "duration_s = 10\nmax_running = 3", 1)
+	sc, err := scenario.Parse([]byte(text), "case.toml", ".", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := sc.Build(1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.Jobs[0].Stages[0].MaxRunning; got != 3 {
+		t.Fatalf("max_running %d, want 3", got)
+	}
+	sc, err = scenario.Parse([]byte(good), "case.toml", ".", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg, err = sc.Build(1, ""); err != nil || cfg.Jobs[0].Stages[0].MaxRunning != 0 {
+		t.Fatalf("unset max_running: %v, err %v; want 0 (no cap)", cfg.Jobs[0].Stages[0].MaxRunning, err)
 	}
 }

@@ -104,7 +104,10 @@ type Stage struct {
 	MemMB         int64     `toml:"mem_mb"`
 	Profile       string    `toml:"profile"`
 	SlowStart     float64   `toml:"slow_start"`
-	Replicas      int       `toml:"replicas"`
+	// MaxRunning caps the containers the stage holds at once (0: no cap):
+	// a Spark job's executor count when each task runs in its own container.
+	MaxRunning int `toml:"max_running"`
+	Replicas   int `toml:"replicas"`
 }
 
 // Run holds run settings.
