@@ -195,7 +195,9 @@ func TestBadInput(t *testing.T) {
 		{"unknown param", func(s string) string { return s + "\n[policy.params]\nrho = 0.9\n" }, nil, "policy.params.rho", "unknown parameter"},
 		{"negative disk thrash exponent", func(s string) string { return s + "\n[model]\ndisk_thrash_exponent = -0.5\n" }, nil, "model.disk_thrash_exponent", "must not be negative"},
 		{"negative disk thrash exponent by --set", nil, []string{"model.disk_thrash_exponent=-1"}, "model.disk_thrash_exponent", "must not be negative"},
-		{"negative max running", func(s string) string { return strings.Replace(s, "duration_s = 10", "duration_s = 10\nmax_running = -2", 1) }, nil, "workload.jobs[0].stages[0].max_running", "negative"},
+		{"negative max running", func(s string) string {
+			return strings.Replace(s, "duration_s = 10", "duration_s = 10\nmax_running = -2", 1)
+		}, nil, "workload.jobs[0].stages[0].max_running", "negative"},
 		{"no nodes", func(s string) string { return strings.Replace(s, "count = 2", "count = 0", 1) }, nil, "cluster.nodes[0].count", "at least 1"},
 		{"unknown generator", func(s string) string { return s + "\n[workload]\ngenerator = \"nope\"\n" }, nil, "", ""},
 		{"bad set value", nil, []string{"max_am_share=2"}, "max_am_share", "outside"},
