@@ -13,11 +13,9 @@ type jobState struct {
 	j    *sim.Job
 	prof JobProfile
 
-	// Job Status Updater (Sec. 3.2): finished maps and their total run time;
-	// before the first finishes, the profiled map length.
+	// Job Status Updater (Sec. 3.2): finished maps and their total run time.
 	mapsDone int
 	mapMsSum float64
-	priorS   float64
 	cursor   []int // per stage: tasks before it are not pending
 
 	// Per control cycle.
@@ -29,32 +27,18 @@ type jobState struct {
 }
 
 func newJobState(j *sim.Job) *jobState {
-	return &jobState{j: j, prof: ProfileOf(j), cursor: make([]int, len(j.Stages)), priorS: profiledMapS(j)}
+	return &jobState{j: j, prof: ProfileOf(j), cursor: make([]int, len(j.Stages))}
 }
 
-// profiledMapS is the map length RAS's offline profile gives: the mean
-// nominal length of the job's first non-reduce stage's tasks (Sec. 3.6:
-// "the map phase processes a single input split of fixed size ... the
-// completion time of the map tasks remains the same" across runs).
-func profiledMapS(j *sim.Job) float64 {
-	for _, st := range j.Stages {
-		if st.Spec.Kind == sim.KindReduce || len(st.Spec.DurationsMs) == 0 {
-			continue
-		}
-		sum := 0.0
-		for _, d := range st.Spec.DurationsMs {
-			sum += float64(d)
-		}
-		return sum / float64(len(st.Spec.DurationsMs)) / 1000
-	}
-	return 0
-}
-
-// meanMapS is the average map length in seconds: observed once maps have
-// finished (Sec. 3.2), the profiled length before.
+// meanMapS is the observed average map length in seconds (Sec. 3.2), 0
+// before a map has finished: the estimate "is not yet accurate" and the job
+// needs every pending map (RequiredSlots), so a new job has a very low
+// utility until its first maps complete (Sec. 4.2, Fig. 5: Job 7 "has a very
+// low utility right after it is launched ... even though most resources are
+// actually assigned to Job 7 ... no tasks from Job 7 have been completed").
 func (js *jobState) meanMapS() float64 {
 	if js.mapsDone == 0 {
-		return js.priorS
+		return 0
 	}
 	return js.mapMsSum / float64(js.mapsDone) / 1000
 }

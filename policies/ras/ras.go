@@ -18,7 +18,9 @@
 //     stage's phases, shuffle phases apart (profile.go);
 //   - s_pend counts maps not finished (running ones included), r_pend the
 //     reducers the job has requested (none before slow-start); the average
-//     map length is the profiled one until maps finish (jobs.go);
+//     map length is observed only (Sec. 3.2): until a map finishes a job
+//     needs every pending map, so a new job's utility is very low and it
+//     takes the free slots, as Sec. 4.2 describes for Job 7 (jobs.go);
 //   - each cycle starts from the tasks running now; reducers are placed
 //     against reducers only and maps on a node they overload are dropped
 //     from the plan (trim), so the plan fits every node unless running
