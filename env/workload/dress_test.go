@@ -55,3 +55,60 @@ func contains(xs []int, x int) bool {
 	}
 	return false
 }
+
+// TestDRESSMapReducePhases: a MapReduce job's maps (and its reduces) are a
+// phase of similar tasks, their lengths close to the job's own median, while
+// medians differ between jobs.
+// Reference: DRESS Sec. III-A1 ("the task execution length in the same phase
+// should be similar with each other"; Fig. 3: reduces of 18.25 s on average,
+// variance 1.45 s); Sec. V-A2 (HiBench applications, "various sizes of
+// datasets").
+func TestDRESSMapReducePhases(t *testing.T) {
+	o := dressDefaults()
+	o.Framework = "mapreduce"
+	jobs, err := generateDRESS(o, sim.NewRand(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var medians []float64
+	for id, j := range jobs {
+		if j.Framework != "mapreduce" || len(j.Stages) != 2 || j.Stages[0].Kind != sim.KindMap || j.Stages[1].Kind != sim.KindReduce {
+			t.Fatalf("job %d: %s with %d stages, want maps then reduces", id+1, j.Framework, len(j.Stages))
+		}
+		for _, st := range j.Stages {
+			if len(st.DurationsMs) < 2 {
+				continue
+			}
+			var logs []float64
+			for _, d := range st.DurationsMs {
+				logs = append(logs, math.Log(float64(d)))
+			}
+			m, sd := meanSD(logs)
+			// 0.08 drawn over 2-30 tasks: the sample spread stays well below
+			// 0.2 (the former per-task 0.3 gives ~0.3).
+			if sd > 0.2 {
+				t.Errorf("job %d %s: task lengths spread %.2f (log SD), want about task_sigma 0.08", id+1, st.Name, sd)
+			}
+			if st.Kind == sim.KindMap {
+				medians = append(medians, m)
+			}
+		}
+	}
+	// Medians differ between jobs (sigma 0.3 over 20 jobs).
+	if _, sd := meanSD(medians); sd < 0.15 || sd > 0.5 {
+		t.Errorf("map medians spread %.2f (log SD) between jobs, want about sigma %v", sd, o.Sigma)
+	}
+}
+
+func meanSD(xs []float64) (float64, float64) {
+	m := 0.0
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	v := 0.0
+	for _, x := range xs {
+		v += (x - m) * (x - m)
+	}
+	return m, math.Sqrt(v / float64(len(xs)))
+}

@@ -196,3 +196,39 @@ func TestPredictedRelease(t *testing.T) {
 		}
 	}
 }
+
+// TestReleaseWindowIsStartSpread pins what Eq. 3 predicts for a phase whose
+// tasks start together but end spread out, as a MapReduce job's maps do on a
+// free cluster (20 maps started within 0.4 s by one heartbeat round, ending
+// over 150-180 s): the release window is [gamma, gamma + Delta ps], 0.4 s
+// long, and over long before Alg. 2 has seen more than t_e tasks end (the
+// sixth, at 157.5 s), so the next interval is predicted to release nothing
+// although 13 containers are still held. This is why DRESS's F_2 stays 0
+// in the MapReduce run (a characterization of the faithful Eq. 3, not a fix).
+//
+// Reference: DRESS Sec. III-B, Eq. 3 ("the task completion time is equally
+// distributed in the short period of Delta t, where Delta t can be measured
+// from starting time variation"); Sec. IV-A, Alg. 1; Sec. IV-B, Alg. 2.
+func TestReleaseWindowIsStartSpread(t *testing.T) {
+	var evs []ev
+	for i := int32(0); i < 20; i++ {
+		evs = append(evs, ev{at: sim.Ms(i) * 20, id: i, start: true})
+		evs = append(evs, ev{at: 150*s + sim.Ms(i)*1500, id: i})
+	}
+	tr := NewTracker(&Detect{PW: 10 * s, Ts: 5, Te: 5})
+	replay(tr, evs, 160*s)
+	ps := tr.Phases()
+	if len(ps) != 1 {
+		t.Fatalf("%d phases, want 1", len(ps))
+	}
+	p := ps[0]
+	if p.DeltaPs != 380 || !p.Releasing || p.Gamma != 150*s {
+		t.Fatalf("phase: Delta ps %d ms, releasing %v at %d; want 380 ms, releasing at 150 s", p.DeltaPs, p.Releasing, p.Gamma)
+	}
+	if h := p.held(); h != 13 {
+		t.Fatalf("phase holds %v containers at 160 s, want 13", h)
+	}
+	if f := tr.Release(160*s, 170*s); f != 0 {
+		t.Fatalf("predicted release over (160 s, 170 s] = %v, want 0 (Eq. 3's window ended at 150.38 s)", f)
+	}
+}

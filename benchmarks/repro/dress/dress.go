@@ -41,6 +41,13 @@ var mixed = []struct {
 	reduction float64
 }{{0.1, 76.1}, {0.2, 36.2}, {0.3, 21.9}, {0.4, 23.7}}
 
+// mr20 makes the MapReduce run's tasks block-sized (Sec. III-A, Fig. 3:
+// reduces of ~18 s): 20 s maps and reduces, large jobs of 120-240 maps (several
+// waves), which keeps Job 9's Capacity wait near the paper's 189 s.
+func mr20() []string {
+	return []string{"workload.options.map_s=20", "workload.options.reduce_s=20", "workload.options.large_min=120", "workload.options.large_max=240"}
+}
+
 type exp struct {
 	name string
 	run  repro.Run
@@ -60,6 +67,13 @@ func experiments() []exp {
 		// Sensitivity: Alg. 3 every second (the heartbeat) instead of every pw.
 		{"spark dress 1s", repro.Run{Scenario: "dress-spark", Sets: dress("dress_interval_s=1")}},
 		{"mr dress 1s", repro.Run{Scenario: "dress-mr", Sets: dress("dress_interval_s=1")}},
+		// Diagnostics of the MapReduce run (not DRESS): a reserve fixed at
+		// 60%, more than the small jobs ever hold, is the most any reserve
+		// gains them (their own run time remains); block-sized tasks
+		// (Fig. 3's ~20 s, many waves) show how much the task length decides.
+		{"mr reserve 60%", repro.Run{Scenario: "dress-mr", Sets: dress("delta_init=0.6", "delta_min=0.6", "delta_max=0.6")}},
+		{"mr 20s-tasks capacity", repro.Run{Scenario: "dress-mr", Sets: mr20()}},
+		{"mr 20s-tasks dress", repro.Run{Scenario: "dress-mr", Sets: dress(mr20()...)}},
 	}
 	for _, m := range mixed {
 		f := fmt.Sprintf("workload.options.small_fraction=%g", m.frac)
@@ -196,6 +210,10 @@ func Run(ctx repro.Context) ([]repro.Row, error) {
 	add("mr dress vs capacity", "makespan", "%", nan, change("mr capacity", "mr dress", "makespan"), "paper: stable")
 	add("spark dress 1s vs capacity", "small-job completion", "%", -27.6, change("spark capacity", "spark dress 1s", "small_compl"), "sensitivity: Alg. 3 every 1 s, not every pw")
 	add("mr dress 1s vs capacity", "small-job completion", "%", -25.7, change("mr capacity", "mr dress 1s", "small_compl"), "sensitivity: Alg. 3 every 1 s, not every pw")
+	add("mr reserve 60% vs capacity", "small-job completion", "%", nan, change("mr capacity", "mr reserve 60%", "small_compl"), "diagnostic, not DRESS: delta fixed at 0.6 (more than small jobs hold), about a reserve's ceiling")
+	add("mr 20s-tasks capacity", "job 9 wait", "s", 189.246, val("mr 20s-tasks capacity", "wait_job9"), "sensitivity: 20 s tasks, 120-240 maps")
+	add("mr 20s-tasks capacity", "mean wait", "s", nan, val("mr 20s-tasks capacity", "wait_mean"), "jobs 2-9 wait too (paper: jobs 1-9 start early)")
+	add("mr 20s-tasks dress vs capacity", "small-job completion", "%", -25.7, change("mr 20s-tasks capacity", "mr 20s-tasks dress", "small_compl"), "sensitivity: 20 s tasks, 120-240 maps")
 
 	// Mixed (Sec. V-B3).
 	for _, m := range mixed {
