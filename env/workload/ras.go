@@ -51,10 +51,22 @@ import (
 //     before it swaps heaps: the scenarios use swap_exponent = 2 (see
 //     ras.toml), not the model's default 4.
 //
-// A job's maps are sized so that, alone on the Nodes with RefSlots map slots
-// each and Table 2's contention (the scarcer of CPU and I/O), its map phase
-// takes (1 - reduce share) of its length in isolation; its reducers' reduce
-// sub-phase takes the reduce share after the last map.
+// Task lengths follow Sec. 3.6: the instances of one application "run
+// periodically on data with uniform characteristics but different sizes";
+// "the map phase processes a single input split of fixed size", so "the
+// completion time of the map tasks remains the same" across an
+// application's instances, and the reduce phase "processes all the
+// intermediate data at once": its time "scales linearly" with the data, or
+// as n log n for a job that "has no reduce function and simply relies on the
+// shuffle phase to sort" (Gridmix Sort, whose reduce is the identity). One
+// map length per application cannot give all three of Table 1's lengths in
+// isolation (Select: 10 GB in 400 s, 25 GB in 280 s), so each application's
+// map length and reduce rate are fitted to the sum of its three instances
+// (assumed): alone on the Nodes with RefSlots map slots each and Table 2's
+// contention (the scarcer of CPU and I/O), the instances' map phases (waves
+// x map length) add up to (1 - reduce share) of their summed lengths in
+// isolation, and their reducers' reduce sub-phases (after the last map) to
+// the reduce share (rasFit).
 //
 // Assumed (the paper is silent): BlockMB = 64 (Hadoop 1's default
 // dfs.block.size), one map per block; Sort runs 20 reduces (one per
@@ -101,12 +113,13 @@ type rasApp struct {
 	redCPU, redIO, redM float64
 	reduces             int // 0: SortReduces
 	reduceShare         float64
+	sortsInShuffle      bool // no reduce function: the reduce phase scales as n log n (Sec. 3.6)
 }
 
 var rasApps = map[string]rasApp{
-	"sort":    {"sort", 0.30, 0.45, 0.25, 0.0015, 0.20, 0.50, 0.60, 0, 0.20},
-	"combine": {"combine", 0.25, 0.10, 0.10, 0.00015, 0.10, 0.10, 0.25, 1, 0.05},
-	"select":  {"select", 0.15, 0.20, 0.10, 0.00015, 0.10, 0.10, 0.25, 1, 0.05},
+	"sort":    {"sort", 0.30, 0.45, 0.25, 0.0015, 0.20, 0.50, 0.60, 0, 0.20, true},
+	"combine": {"combine", 0.25, 0.10, 0.10, 0.00015, 0.10, 0.10, 0.25, 1, 0.05, false},
+	"select":  {"select", 0.15, 0.20, 0.10, 0.00015, 0.10, 0.10, 0.25, 1, 0.05, false},
 }
 
 // rasJobs is Table 1: label, app, input GB, submit s, length in isolation s,
@@ -153,26 +166,18 @@ func generateRAS(o *RASOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
 	}
 	mapSlot := sim.Res{VCores: 1, MemMB: 1}
 	redSlot := sim.Res{} // a reduce slot: no map slot, and Fair shares map slots
+	fits := o.rasFit()
 	var jobs []sim.JobSpec
 	for _, rj := range rasJobs {
 		a := rasApps[rj.app]
 		mapP, redP := o.profiles(a)
-		maps := int(math.Ceil(rj.inputGB * 1024 / o.BlockMB))
-		slots := float64(o.Nodes * o.RefSlots)
-		waves := math.Ceil(float64(maps) / slots)
-		// Contention with RefSlots maps per node: the scarcer of CPU and IO.
-		conc := math.Min(float64(o.RefSlots), float64(maps)/float64(o.Nodes))
-		slow := math.Max(1, math.Max(conc*a.mapCPU, conc*a.mapIO))
-		mapS := rj.isoS * (1 - a.reduceShare) / waves / slow
+		maps, reduces := o.rasTasks(rj.inputGB, a)
+		f := fits[rj.app]
 		// The reduce sub-phase (1 - shuffle share of the work) runs after
 		// the last map; one reducer per node runs uncontended.
-		redS := rj.isoS * a.reduceShare / (1 - rasShuffleFrac)
-		reduces := a.reduces
-		if reduces == 0 {
-			reduces = o.SortReduces
-		}
+		redS := f.redPerUnit * rasReduceWork(rj.inputGB, reduces, a) / (1 - rasShuffleFrac)
 		j := mrJob(rng, rj.label+"-"+rj.app, rj.app, "", sim.Ms(rj.submitS*1000), sim.Res{},
-			maps, mapSlot, mapS, reduces, redSlot, redS, o.Sigma, o.SlowStart)
+			maps, mapSlot, f.mapS, reduces, redSlot, redS, o.Sigma, o.SlowStart)
 		j.Stages[0].Profile, j.Stages[1].Profile = mapP, redP
 		switch o.Goals {
 		case "tight":
@@ -183,6 +188,70 @@ func generateRAS(o *RASOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
 		jobs = append(jobs, j)
 	}
 	return jobs, nil
+}
+
+// rasTasks returns a job's maps (one per BlockMB split) and reducers.
+func (o *RASOptions) rasTasks(inputGB float64, a rasApp) (maps, reduces int) {
+	maps = int(math.Ceil(inputGB * 1024 / o.BlockMB))
+	reduces = a.reduces
+	if reduces == 0 {
+		reduces = o.SortReduces
+	}
+	return
+}
+
+// rasReduceWork is what one reducer's reduce phase processes, in units its
+// time is proportional to: its share of the input in MB, times log2 of it
+// for an application that sorts in the shuffle (Sec. 3.6: "the completion
+// time scales super-linearly (n log n)").
+func rasReduceWork(inputGB float64, reduces int, a rasApp) float64 {
+	mb := inputGB * 1024 / float64(reduces)
+	if a.sortsInShuffle {
+		return mb * math.Log2(mb)
+	}
+	return mb
+}
+
+// rasAppFit is one application's fitted task lengths: the uncontended map
+// length in seconds and the reduce-phase seconds per unit of rasReduceWork.
+type rasAppFit struct{ mapS, redPerUnit float64 }
+
+// rasFit fits each application's map length and reduce rate to Table 1 (see
+// RASOptions): the map length is the sum over its instances of their map
+// phases in isolation, (1 - reduce share) x length in isolation, over the
+// sum of their waves (maps over Nodes x RefSlots, rounded up) times the
+// contention of RefSlots maps per node (the scarcer of CPU and I/O); the
+// reduce rate is the sum of their reduce phases, reduce share x length in
+// isolation, over the sum of their reducers' reduce work.
+//
+// Reference: RAS Sec. 3.6 (fixed map length per application; reduce time
+// linear, or n log n, in the data), Table 1 (lengths in isolation), Table 2.
+func (o *RASOptions) rasFit() map[string]rasAppFit {
+	type sums struct{ mapPhase, waveS, redPhase, redWork float64 }
+	acc := map[string]*sums{}
+	slots := float64(o.Nodes * o.RefSlots)
+	for _, rj := range rasJobs {
+		a := rasApps[rj.app]
+		maps, reduces := o.rasTasks(rj.inputGB, a)
+		waves := math.Ceil(float64(maps) / slots)
+		// Contention with RefSlots maps per node: the scarcer of CPU and IO.
+		conc := math.Min(float64(o.RefSlots), float64(maps)/float64(o.Nodes))
+		slow := math.Max(1, math.Max(conc*a.mapCPU, conc*a.mapIO))
+		s := acc[rj.app]
+		if s == nil {
+			s = &sums{}
+			acc[rj.app] = s
+		}
+		s.mapPhase += rj.isoS * (1 - a.reduceShare)
+		s.waveS += waves * slow
+		s.redPhase += rj.isoS * a.reduceShare
+		s.redWork += rasReduceWork(rj.inputGB, reduces, a)
+	}
+	out := map[string]rasAppFit{}
+	for app, s := range acc {
+		out[app] = rasAppFit{mapS: s.mapPhase / s.waveS, redPerUnit: s.redPhase / s.redWork}
+	}
+	return out
 }
 
 func init() {
