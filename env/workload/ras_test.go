@@ -106,7 +106,25 @@ func TestRASWorkload(t *testing.T) {
 	if cpu > 4000 || io > 4000 || cpu < 2500 || io < 2500 {
 		t.Fatalf("per node %.0f CPU-s and %.0f disk-s: want 2,500-4,000 each", cpu, io)
 	}
-	if _, err := generateRAS(&RASOptions{Goals: "soon"}, sim.NewRand(1)); err == nil {
+	// task_lengths = "instance": each job sized alone on Table 1 (Select
+	// J3: 400 s x 0.95 over 4 waves; J4: 280 s x 0.95 over 10 waves).
+	inst := flat
+	inst.TaskLengths = "instance"
+	jobsI, err := generateRAS(&inst, sim.NewRand(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[int]float64{2: 400 * 0.95 / 4, 3: 280 * 0.95 / 10} {
+		if got := float64(jobsI[k].Stages[0].DurationsMs[0]) / 1000; math.Abs(got-want) > 0.001 {
+			t.Fatalf("instance lengths: %s map %.3f s, want %.3f", jobsI[k].Name, got, want)
+		}
+	}
+	bad := *o
+	bad.TaskLengths = "job"
+	if _, err := generateRAS(&bad, sim.NewRand(1)); err == nil {
+		t.Fatal("bad task_lengths accepted")
+	}
+	if _, err := generateRAS(&RASOptions{Goals: "soon", TaskLengths: "application"}, sim.NewRand(1)); err == nil {
 		t.Fatal("bad goals accepted")
 	}
 }
