@@ -45,7 +45,7 @@ func TestRASWorkload(t *testing.T) {
 	// lengths in isolation of Table 1 at 2 map slots per node (40 slots, no
 	// contention: 2 x 45 % I/O is the most): Select (400+280+50) x 0.95 over
 	// 4+10+2 waves, Combine (500+750+2500) x 0.95 over 2+6+20, Sort
-	// (2500+350+250) x 0.8 over 36+8+3.
+	// (2500+350+250) x (1 - 0.64) over 36+8+3.
 	flat := *o
 	flat.Sigma = 0
 	jobs0, err := generateRAS(&flat, sim.NewRand(1))
@@ -59,7 +59,7 @@ func TestRASWorkload(t *testing.T) {
 	}{
 		{"select", []int{2, 3, 4}, 730 * 0.95 / 16},
 		{"combine", []int{1, 5, 6}, 3750 * 0.95 / 28},
-		{"sort", []int{0, 7, 8}, 3100 * 0.8 / 47},
+		{"sort", []int{0, 7, 8}, 3100 * (1 - 0.64) / 47},
 	} {
 		for _, k := range c.idx {
 			for _, d := range jobs0[k].Stages[0].DurationsMs {
@@ -119,12 +119,24 @@ func TestRASWorkload(t *testing.T) {
 			t.Fatalf("instance lengths: %s map %.3f s, want %.3f", jobsI[k].Name, got, want)
 		}
 	}
-	bad := *o
-	bad.TaskLengths = "job"
-	if _, err := generateRAS(&bad, sim.NewRand(1)); err == nil {
-		t.Fatal("bad task_lengths accepted")
+	// Sort's reduce phases add up to SortReduceShare of its instances'
+	// summed lengths in isolation (Sec. 4.2: J1 spends most of its time in
+	// its reduce phase).
+	sortRed := (red(0) + red(7) + red(8)) / 1000 * (1 - rasShuffleFrac)
+	if math.Abs(sortRed-3100*0.64) > 0.01 {
+		t.Fatalf("Sort reduce phases sum to %.2f s, want %.2f", sortRed, 3100*0.64)
 	}
-	if _, err := generateRAS(&RASOptions{Goals: "soon", TaskLengths: "application"}, sim.NewRand(1)); err == nil {
+	for _, b := range []func(*RASOptions){
+		func(b *RASOptions) { b.TaskLengths = "job" },
+		func(b *RASOptions) { b.SortReduceShare = 1 },
+	} {
+		bad := *o
+		b(&bad)
+		if _, err := generateRAS(&bad, sim.NewRand(1)); err == nil {
+			t.Fatalf("bad options accepted: %+v", bad)
+		}
+	}
+	if _, err := generateRAS(&RASOptions{Goals: "soon", TaskLengths: "application", SortReduceShare: 0.5}, sim.NewRand(1)); err == nil {
 		t.Fatal("bad goals accepted")
 	}
 }
