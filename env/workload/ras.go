@@ -76,9 +76,9 @@ import (
 // dfs.block.size), one map per block; Sort runs 20 reduces (one per
 // TaskTracker); reduce shares of the length in isolation 5 % (Combine,
 // Select: one reducer over their small combined or selected output) and
-// SortReduceShare = 64 % for Sort (below); slow-start 0.05 (Hadoop's mapred.reduce.slowstart.completed.maps); a
-// reducer's shuffle is 30 % of its work; DiskMBps = 100 (only the shares
-// matter).
+// SortReduceShare = 64 % for Sort (below); slow-start 0.05 (Hadoop's
+// mapred.reduce.slowstart.completed.maps); a reducer's shuffle is 30 % of
+// its work; DiskMBps = 100 (only the shares matter).
 //
 // Sort's reduce share (assumed; the paper gives no phase lengths) follows
 // from Table 2 and Sort's data flow (identity map and reduce: map output and
