@@ -41,8 +41,8 @@ import (
 //     for its whole 2,500 s), more than the 4,536-4,781 s makespans the paper
 //     reports for the whole workload. We therefore take them as measured with
 //     Hadoop's default of RefSlots = 2 map slots per TaskTracker
-//     (mapred.tasktracker.map.tasks.maximum), which needs ~3,600 CPU-s and
-//     ~3,500 disk-s per node: the workload then fits, at the ~75 % use a
+//     (mapred.tasktracker.map.tasks.maximum), which needs ~3,000 CPU-s and
+//     ~3,000 disk-s per node: the workload then fits, at the ~70 % use a
 //     mixed workload reaches. Assumed.
 //
 //   - Memory: Table 2's memory is what vmstat reports used (Sec. 3.6), page
@@ -51,18 +51,48 @@ import (
 //     before it swaps heaps: the scenarios use swap_exponent = 2 (see
 //     ras.toml), not the model's default 4.
 //
-// A job's maps are sized so that, alone on the Nodes with RefSlots map slots
-// each and Table 2's contention (the scarcer of CPU and I/O), its map phase
-// takes (1 - reduce share) of its length in isolation; its reducers' reduce
-// sub-phase takes the reduce share after the last map.
+// Task lengths follow Sec. 3.6: the instances of one application "run
+// periodically on data with uniform characteristics but different sizes";
+// "the map phase processes a single input split of fixed size", so "the
+// completion time of the map tasks remains the same" across an
+// application's instances, and the reduce phase "processes all the
+// intermediate data at once": its time "scales linearly" with the data, or
+// as n log n for a job that "has no reduce function and simply relies on the
+// shuffle phase to sort" (Gridmix Sort, whose reduce is the identity). One
+// map length per application cannot give all three of Table 1's lengths in
+// isolation (Select: 10 GB in 400 s, 25 GB in 280 s), so each application's
+// map length and reduce rate are fitted to the sum of its three instances
+// (assumed): alone on the Nodes with RefSlots map slots each and Table 2's
+// contention (the scarcer of CPU and I/O), the instances' map phases (waves
+// x map length) add up to (1 - reduce share) of their summed lengths in
+// isolation, and their reducers' reduce sub-phases (after the last map) to
+// the reduce share (rasFit). TaskLengths = "instance" sizes each job alone
+// instead (its map phase (1 - reduce share) of its own length in isolation,
+// its reduce phase the reduce share), which matches Table 1 job by job but
+// gives one application's instances different map lengths (Select: J3 95 s,
+// J4 27 s), against Sec. 3.6.
 //
 // Assumed (the paper is silent): BlockMB = 64 (Hadoop 1's default
 // dfs.block.size), one map per block; Sort runs 20 reduces (one per
-// TaskTracker); reduce shares of the length in isolation 20 % (Sort: the
-// whole input is shuffled, sorted and written) and 5 % (Combine, Select);
-// slow-start 0.05 (Hadoop's mapred.reduce.slowstart.completed.maps); a
-// reducer's shuffle is 30 % of its work; DiskMBps = 100 (only the shares
-// matter).
+// TaskTracker); reduce shares of the length in isolation 5 % (Combine,
+// Select: one reducer over their small combined or selected output) and
+// SortReduceShare = 64 % for Sort (below); slow-start 0.05 (Hadoop's
+// mapred.reduce.slowstart.completed.maps); a reducer's shuffle is 30 % of
+// its work; DiskMBps = 100 (only the shares matter).
+//
+// Sort's reduce share (assumed; the paper gives no phase lengths) follows
+// from Table 2 and Sort's data flow (identity map and reduce: map output and
+// job output are each as large as the input). Per TaskTracker, the map
+// phase reads its share of the input and writes as much map output, at two
+// maps' 2 x 45 % of the disk; the reduce phase, one reducer per node at 50
+// %, reads the shuffled segments back for the final merge and writes as
+// much output (HDFS replicas and extra merge passes left out): 2 x input at
+// 90 % against 2 x input at 50 %, so the reduce phase is 0.9 / 0.5 = 1.8
+// times the map phase, 1.8 / 2.8 = 64 % of the job (a lower bound). Sec.
+// 4.2 agrees: at 1,100 s "Job 1 has very few remaining tasks" although it
+// completes only at 3,113 s, i.e. J1 spends most of its time in its reduce
+// phase. (The former 20 % left J1 with 1,014 of its 1,440 maps at 1,110 s
+// under RAS.)
 //
 // Goals: "tight" are Table 1's Exp. 2 goals; "relaxed" (Exp. 1, "highly
 // relaxed", Sec. 4.2) are RelaxedBy = 100 times as far from submission:
@@ -80,11 +110,17 @@ type RASOptions struct {
 	SlowStart   float64 `toml:"slow_start"`
 	SortReduces int     `toml:"sort_reduces"`
 	RelaxedBy   float64 `toml:"relaxed_by"`
+	TaskLengths string  `toml:"task_lengths"` // "application" (Sec. 3.6) or "instance"
+	// SortReduceShare is the share of a Sort job's length in isolation
+	// spent in its reducers' reduce phase, after the last map (0.64, see
+	// above).
+	SortReduceShare float64 `toml:"sort_reduce_share"`
 }
 
 func rasDefaults() *RASOptions {
 	return &RASOptions{Goals: "tight", BlockMB: 64, RefSlots: 2, Nodes: 20, NodeCores: 2, NodeMemMB: 2048,
-		DiskMBps: 100, Sigma: 0.15, SlowStart: 0.05, SortReduces: 20, RelaxedBy: 100}
+		DiskMBps: 100, Sigma: 0.15, SlowStart: 0.05, SortReduces: 20, RelaxedBy: 100,
+		TaskLengths: "application", SortReduceShare: 0.64}
 }
 
 // rasShuffleFrac is the share of a reducer's work done in shuffle (assumed).
@@ -101,12 +137,13 @@ type rasApp struct {
 	redCPU, redIO, redM float64
 	reduces             int // 0: SortReduces
 	reduceShare         float64
+	sortsInShuffle      bool // no reduce function: the reduce phase scales as n log n (Sec. 3.6)
 }
 
 var rasApps = map[string]rasApp{
-	"sort":    {"sort", 0.30, 0.45, 0.25, 0.0015, 0.20, 0.50, 0.60, 0, 0.20},
-	"combine": {"combine", 0.25, 0.10, 0.10, 0.00015, 0.10, 0.10, 0.25, 1, 0.05},
-	"select":  {"select", 0.15, 0.20, 0.10, 0.00015, 0.10, 0.10, 0.25, 1, 0.05},
+	"sort":    {"sort", 0.30, 0.45, 0.25, 0.0015, 0.20, 0.50, 0.60, 0, 0.20, true},
+	"combine": {"combine", 0.25, 0.10, 0.10, 0.00015, 0.10, 0.10, 0.25, 1, 0.05, false},
+	"select":  {"select", 0.15, 0.20, 0.10, 0.00015, 0.10, 0.10, 0.25, 1, 0.05, false},
 }
 
 // rasJobs is Table 1: label, app, input GB, submit s, length in isolation s,
@@ -139,6 +176,9 @@ func generateRAS(o *RASOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
 	if o.Goals != "tight" && o.Goals != "relaxed" && o.Goals != "none" {
 		return nil, fmt.Errorf("goals: %q is not tight, relaxed or none", o.Goals)
 	}
+	if o.TaskLengths != "application" && o.TaskLengths != "instance" {
+		return nil, fmt.Errorf("task_lengths: %q is not application or instance", o.TaskLengths)
+	}
 	for _, c := range []struct {
 		key string
 		v   float64
@@ -148,31 +188,29 @@ func generateRAS(o *RASOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
 			return nil, err
 		}
 	}
+	if !(o.SortReduceShare > 0 && o.SortReduceShare < 1) {
+		return nil, fmt.Errorf("sort_reduce_share must be in (0, 1), got %v", o.SortReduceShare)
+	}
 	if o.Sigma < 0 || o.SlowStart < 0 || o.SlowStart > 1 {
 		return nil, fmt.Errorf("sigma must not be negative and slow_start must be in [0, 1]")
 	}
 	mapSlot := sim.Res{VCores: 1, MemMB: 1}
 	redSlot := sim.Res{} // a reduce slot: no map slot, and Fair shares map slots
+	fits := o.rasFit(o.TaskLengths == "instance")
 	var jobs []sim.JobSpec
 	for _, rj := range rasJobs {
-		a := rasApps[rj.app]
+		a := o.app(rj.app)
 		mapP, redP := o.profiles(a)
-		maps := int(math.Ceil(rj.inputGB * 1024 / o.BlockMB))
-		slots := float64(o.Nodes * o.RefSlots)
-		waves := math.Ceil(float64(maps) / slots)
-		// Contention with RefSlots maps per node: the scarcer of CPU and IO.
-		conc := math.Min(float64(o.RefSlots), float64(maps)/float64(o.Nodes))
-		slow := math.Max(1, math.Max(conc*a.mapCPU, conc*a.mapIO))
-		mapS := rj.isoS * (1 - a.reduceShare) / waves / slow
+		maps, reduces := o.rasTasks(rj.inputGB, a)
+		f := fits[rj.app]
+		if o.TaskLengths == "instance" {
+			f = fits[rj.label]
+		}
 		// The reduce sub-phase (1 - shuffle share of the work) runs after
 		// the last map; one reducer per node runs uncontended.
-		redS := rj.isoS * a.reduceShare / (1 - rasShuffleFrac)
-		reduces := a.reduces
-		if reduces == 0 {
-			reduces = o.SortReduces
-		}
+		redS := f.redPerUnit * rasReduceWork(rj.inputGB, reduces, a) / (1 - rasShuffleFrac)
 		j := mrJob(rng, rj.label+"-"+rj.app, rj.app, "", sim.Ms(rj.submitS*1000), sim.Res{},
-			maps, mapSlot, mapS, reduces, redSlot, redS, o.Sigma, o.SlowStart)
+			maps, mapSlot, f.mapS, reduces, redSlot, redS, o.Sigma, o.SlowStart)
 		j.Stages[0].Profile, j.Stages[1].Profile = mapP, redP
 		switch o.Goals {
 		case "tight":
@@ -183,6 +221,84 @@ func generateRAS(o *RASOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
 		jobs = append(jobs, j)
 	}
 	return jobs, nil
+}
+
+// app returns an application's parameters with the options applied.
+func (o *RASOptions) app(name string) rasApp {
+	a := rasApps[name]
+	if a.sortsInShuffle {
+		a.reduceShare = o.SortReduceShare
+	}
+	return a
+}
+
+// rasTasks returns a job's maps (one per BlockMB split) and reducers.
+func (o *RASOptions) rasTasks(inputGB float64, a rasApp) (maps, reduces int) {
+	maps = int(math.Ceil(inputGB * 1024 / o.BlockMB))
+	reduces = a.reduces
+	if reduces == 0 {
+		reduces = o.SortReduces
+	}
+	return
+}
+
+// rasReduceWork is what one reducer's reduce phase processes, in units its
+// time is proportional to: its share of the input in MB, times log2 of it
+// for an application that sorts in the shuffle (Sec. 3.6: "the completion
+// time scales super-linearly (n log n)").
+func rasReduceWork(inputGB float64, reduces int, a rasApp) float64 {
+	mb := inputGB * 1024 / float64(reduces)
+	if a.sortsInShuffle {
+		return mb * math.Log2(mb)
+	}
+	return mb
+}
+
+// rasAppFit is one application's fitted task lengths: the uncontended map
+// length in seconds and the reduce-phase seconds per unit of rasReduceWork.
+type rasAppFit struct{ mapS, redPerUnit float64 }
+
+// rasFit fits each application's map length and reduce rate to Table 1 (see
+// RASOptions): the map length is the sum over its instances of their map
+// phases in isolation, (1 - reduce share) x length in isolation, over the
+// sum of their waves (maps over Nodes x RefSlots, rounded up) times the
+// contention of RefSlots maps per node (the scarcer of CPU and I/O); the
+// reduce rate is the sum of their reduce phases, reduce share x length in
+// isolation, over the sum of their reducers' reduce work. perInstance fits
+// each job alone (keyed by its label) instead.
+//
+// Reference: RAS Sec. 3.6 (fixed map length per application; reduce time
+// linear, or n log n, in the data), Table 1 (lengths in isolation), Table 2.
+func (o *RASOptions) rasFit(perInstance bool) map[string]rasAppFit {
+	type sums struct{ mapPhase, waveS, redPhase, redWork float64 }
+	acc := map[string]*sums{}
+	slots := float64(o.Nodes * o.RefSlots)
+	for _, rj := range rasJobs {
+		a := o.app(rj.app)
+		maps, reduces := o.rasTasks(rj.inputGB, a)
+		waves := math.Ceil(float64(maps) / slots)
+		// Contention with RefSlots maps per node: the scarcer of CPU and IO.
+		conc := math.Min(float64(o.RefSlots), float64(maps)/float64(o.Nodes))
+		slow := math.Max(1, math.Max(conc*a.mapCPU, conc*a.mapIO))
+		key := rj.app
+		if perInstance {
+			key = rj.label
+		}
+		s := acc[key]
+		if s == nil {
+			s = &sums{}
+			acc[key] = s
+		}
+		s.mapPhase += rj.isoS * (1 - a.reduceShare)
+		s.waveS += waves * slow
+		s.redPhase += rj.isoS * a.reduceShare
+		s.redWork += rasReduceWork(rj.inputGB, reduces, a)
+	}
+	out := map[string]rasAppFit{}
+	for app, s := range acc {
+		out[app] = rasAppFit{mapS: s.mapPhase / s.waveS, redPerUnit: s.redPhase / s.redWork}
+	}
+	return out
 }
 
 func init() {

@@ -172,3 +172,39 @@ func TestPlacementFitsCapacity(t *testing.T) {
 		t.Fatalf("sort's reducers placed: %d, want 3 (one per node: a second 1,500 MB one does not fit 2 GB)", got)
 	}
 }
+
+// TestShuffleIOIsPlanned: a reducer in its shuffle sub-phase draws Table 2's
+// shuffle I/O (0.15 % of the disk per map placed, up to parallelCopies = 5
+// maps: 0.75 MB/s of 100) while its job has maps left, and the plan counts
+// it against the TaskTracker's disk (Eq. 6). Two Sort maps (45 % each) and
+// a Combine map (10 %) fill the disk exactly, so with a Sort reducer
+// shuffling on the node the Combine map no longer fits; without it, it
+// does. (This is how, in the Exp. 1 runs, every TaskTracker holding one of
+// J1's 20 shuffling reducers loses the 2 Sort + 1 Combine mix.)
+// Reference: RAS Sec. 3.4 ("when reduce tasks are placed first, they start
+// running in shuffle phase, so that their demand of resources is directly
+// proportional to the number of map tasks placed for the same job"), Table 2
+// (shuffle I/O), Eq. 6, Alg. 1 (room_for_new_job_slot).
+func TestShuffleIOIsPlanned(t *testing.T) {
+	sortRed := &sim.Profile{Name: "sort-reduce", Absolute: true, Phases: []sim.Phase{
+		{Name: "shuffle", Frac: 0.3, IOMBps: 0.75, Shuffle: true},
+		{Name: "reduce", Frac: 0.7, CPU: 0.4, Mem: 1228.8, IOMBps: 50}}}
+	s, r := admitted(t, []sim.NodeSpec{tasktracker("tt")},
+		mrSpec("sort", 10, 1, absolute(0.6, 512, 45), sortRed), mrSpec("combine", 10, 0, absolute(0.5, 204.8, 10), nil))
+	p := planOf(s, r)
+	p.placeReducers()
+	if p.RAlloc(0) != 1 {
+		t.Fatalf("sort's reducer not placed: %d", p.RAlloc(0))
+	}
+	p.add(0, 0, false, 2)
+	if d := p.Demand(0); math.Abs(d.IOMBps-90.75) > 1e-9 || d.MemMB != 1024 {
+		t.Fatalf("plan %+v: want 2 x 45 + 0.75 MB/s (shuffle I/O, no memory) and 2 x 512 MB", d)
+	}
+	if p.room(1, 0, false) {
+		t.Fatal("a Combine map (10 MB/s) fits 9.25 MB/s of disk left")
+	}
+	p.add(0, 0, true, -1) // without the shuffling reducer
+	if !p.room(1, 0, false) {
+		t.Fatalf("plan %+v: a Combine map should fill the disk exactly", p.Demand(0))
+	}
+}

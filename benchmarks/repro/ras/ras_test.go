@@ -2,10 +2,12 @@ package ras
 
 import (
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
 	"yarngym/benchmarks/repro"
+	"yarngym/env/scenario"
 )
 
 // TestReproRows runs a reduced reproduction (Fair at 3 and 4 map slots, one
@@ -50,5 +52,32 @@ func TestReproRows(t *testing.T) {
 		if strings.Contains(r.Metric, "completion J") && !(r.Simulated > 0) {
 			t.Errorf("%s/%s: %v", r.Experiment, r.Metric, r.Simulated)
 		}
+	}
+}
+
+// TestScenariosShareModel: Fair (scenario "ras") and RAS ("ras-adaptive")
+// run on the same TaskTrackers, so both scenarios carry the same model
+// constants (the swap exponent calibrated on Fig. 3's Fair curve) and the
+// same node resources; only the static slot counts differ (RAS sizes job
+// slots itself).
+// Reference: RAS Sec. 4.1 (one cluster for both schedulers), Sec. 4.2.
+func TestScenariosShareModel(t *testing.T) {
+	fair, err := scenario.Load("ras", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	adaptive, err := scenario.Load("ras-adaptive", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, a := fair.File.Model, adaptive.File.Model; !reflect.DeepEqual(f, a) {
+		t.Fatalf("model: ras %+v, ras-adaptive %+v", f, a)
+	}
+	fn, an := fair.File.Cluster.Nodes, adaptive.File.Cluster.Nodes
+	if len(fn) != 1 || len(an) != 1 {
+		t.Fatalf("node groups: %d and %d, want 1 each", len(fn), len(an))
+	}
+	if f, a := fn[0], an[0]; f.Count != a.Count || f.Cores != a.Cores || f.MemMB != a.MemMB || f.DiskMBps != a.DiskMBps {
+		t.Fatalf("nodes differ: ras %+v, ras-adaptive %+v", f, a)
 	}
 }
