@@ -38,7 +38,8 @@ type Launched interface {
 // Delay scheduling (Zaharia et al., as in YARN's node-locality-delay): a job
 // whose maps have no replica on the offered node passes the opportunity; once
 // it has passed LocalityDelay opportunities it accepts rack-local nodes, and
-// after twice that any node.
+// after twice that any node (with CapacityLocality, the CapacityScheduler's
+// rules instead).
 type Allocator struct {
 	Order   Order
 	Limits  []Limit
@@ -50,8 +51,36 @@ type Allocator struct {
 	LocalityDelay float64
 	// Hooks are told of launches.
 	Hooks []Launched
+	// CapacityLocality applies the CapacityScheduler's (Hadoop 2.x) rules
+	// around delay scheduling instead of the plain "2 x LocalityDelay, then
+	// any node":
+	//   - a node is offered to the jobs only while at least MinAllocation of
+	//     it is free (CapacityScheduler.allocateContainersToNode): a fuller
+	//     node's heartbeat counts no missed opportunity and resets none (the
+	//     model's reservations are left as they are: a full node may still
+	//     be reserved by the request first in line);
+	//   - a job may take any node once it has passed more opportunities than
+	//     its pending maps times the locality wait factor, min(1, (hosts +
+	//     racks its pending maps ask for) / cluster nodes) (LeafQueue.canAssign
+	//     for OFF_SWITCH, getLocalityWaitFactor). A job with few maps left
+	//     stops waiting after a few opportunities, often before the
+	//     rack-local threshold.
+	CapacityLocality bool
 
 	jobs []*sim.Job
+	wait map[int32]waitFactor // by job ID: the cached locality wait factor
+}
+
+// MinAllocation is YARN's smallest container (yarn.scheduler.minimum-
+// allocation-mb 1024, -vcores 1 by default): the CapacityScheduler offers a
+// node to its queues only when at least this much of it is free
+// (CapacityScheduler.allocateContainersToNode).
+var MinAllocation = sim.Res{VCores: 1, MemMB: 1024}
+
+// waitFactor caches a job's locality wait factor for one set of pending maps.
+type waitFactor struct {
+	pending, running, done int
+	factor                 float64
 }
 
 // Params declares the allocator's own parameters.
@@ -136,16 +165,22 @@ func (a *Allocator) Ranked(s *sim.Sim) []*sim.Job {
 // TaskFor returns job j's next task for node n under delay scheduling and
 // the limits, or nil.
 func (a *Allocator) TaskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
+	// A node with less than MinAllocation free is no scheduling opportunity.
+	offered := !a.CapacityLocality || MinAllocation.Fits(n.Free())
 	max := sim.OffRack
-	if d := int(a.LocalityDelay); d > 0 && j.Misses < 2*d {
-		max = sim.NodeLocal
-		if j.Misses >= d {
+	if d := int(a.LocalityDelay); d > 0 {
+		switch {
+		case a.CapacityLocality && a.offSwitch(s, j):
+		case !a.CapacityLocality && j.Misses >= 2*d:
+		case j.Misses >= d:
 			max = sim.RackLocal
+		default:
+			max = sim.NodeLocal
 		}
 	}
 	t := s.NextTask(j, n, max)
 	if t == nil {
-		if max < sim.OffRack && s.NextTask(j, n, sim.OffRack) != nil {
+		if max < sim.OffRack && offered && s.NextTask(j, n, sim.OffRack) != nil {
 			j.Misses++
 		}
 		return nil
@@ -153,10 +188,68 @@ func (a *Allocator) TaskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
 	if !a.Allowed(s, t, n) {
 		return nil
 	}
-	if t.Kind == sim.KindMap && s.LocalityOf(t, n) == sim.NodeLocal {
+	if t.Kind == sim.KindMap && offered && s.LocalityOf(t, n) == sim.NodeLocal {
 		j.Misses = 0
 	}
 	return t
+}
+
+// offSwitch is the CapacityScheduler's rule for accepting any node: the
+// job's missed opportunities exceed its pending maps times the locality wait
+// factor (see CapacityLocality).
+func (a *Allocator) offSwitch(s *sim.Sim, j *sim.Job) bool {
+	if j.Misses == 0 {
+		return false
+	}
+	required := 0
+	for _, st := range j.Stages {
+		if st.Spec.Kind == sim.KindMap {
+			required += st.Asking()
+		}
+	}
+	if required == 0 || float64(required) < float64(j.Misses) {
+		return true // the factor is at most 1
+	}
+	return float64(required)*a.waitFactor(s, j) < float64(j.Misses)
+}
+
+// waitFactor is min(1, (distinct hosts + racks holding a replica of a
+// pending map of j) / cluster nodes): CapacityScheduler's
+// getLocalityWaitFactor, the request table's locations over the nodes.
+func (a *Allocator) waitFactor(s *sim.Sim, j *sim.Job) float64 {
+	var key waitFactor
+	for _, st := range j.Stages {
+		if st.Spec.Kind == sim.KindMap {
+			key.pending += st.Pending
+			key.running += st.Running
+			key.done += st.Done
+		}
+	}
+	if a.wait == nil {
+		a.wait = map[int32]waitFactor{}
+	}
+	if c, ok := a.wait[j.ID]; ok && c.pending == key.pending && c.running == key.running && c.done == key.done {
+		return c.factor
+	}
+	hosts := map[int32]bool{}
+	racks := map[int]bool{}
+	for _, st := range j.Stages {
+		if st.Spec.Kind != sim.KindMap {
+			continue
+		}
+		for _, t := range st.Tasks {
+			if t.State != sim.TaskPending {
+				continue
+			}
+			for _, r := range t.Replicas {
+				hosts[r] = true
+				racks[s.Nodes[r].Spec.Rack] = true
+			}
+		}
+	}
+	key.factor = min(1, float64(len(hosts)+len(racks))/float64(len(s.Nodes)))
+	a.wait[j.ID] = key
+	return key.factor
 }
 
 // Allowed reports whether every limit lets t run on n.

@@ -123,7 +123,7 @@ func New(sp base.Spec) (*sim.Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &base.Allocator{Order: q, Limits: []base.Limit{q}, Hooks: []base.Launched{q}, Reserve: true}
+	a := &base.Allocator{Order: q, Limits: []base.Limit{q}, Hooks: []base.Launched{q}, Reserve: true, CapacityLocality: true}
 	p := &sim.Policy{Name: "capacity", Allocate: a, Params: &sim.Params{}}
 	p.Params.Add(sim.Param{Name: "max_am_percent", Doc: "share of a queue's capacity its AMs may hold (one AM always allowed); -1 switches it off",
 		Ref: "YARN CapacityScheduler maximum-am-resource-percent (default 0.1)", Min: -1, Max: 1, Default: 0.1, Value: &q.MaxAMPercent})
