@@ -15,35 +15,59 @@ import (
 
 // Queues holds the capacity configuration and per-heartbeat usage.
 type Queues struct {
-	capacity map[string]float64
-	maxCap   map[string]float64
-	used     map[string]sim.Res
-	am       map[string]sim.Res
+	// queues in configuration order, then any queue a job names that is not
+	// configured (capacity and max-capacity 0: it never runs). A scenario
+	// has a handful of queues, so a linear search by name is cheaper than
+	// hashing on every job of every heartbeat.
+	queues []queue
 	// MaxAMPercent is maximum-am-resource-percent; negative switches it off.
 	MaxAMPercent float64
 	sim          *sim.Sim
 }
 
+// queue is one queue's configuration and its usage at this heartbeat.
+type queue struct {
+	name             string
+	capacity, maxCap float64
+	configured       bool
+	used, am         sim.Res
+}
+
+// of returns the queue named name, adding an unconfigured one if needed.
+func (q *Queues) of(name string) *queue {
+	for i := range q.queues {
+		if q.queues[i].name == name {
+			return &q.queues[i]
+		}
+	}
+	q.queues = append(q.queues, queue{name: name})
+	return &q.queues[len(q.queues)-1]
+}
+
 // Prepare implements base.Order.
 func (q *Queues) Prepare(s *sim.Sim) {
 	q.sim = s
-	clear(q.used)
-	clear(q.am)
+	for i := range q.queues {
+		q.queues[i].used, q.queues[i].am = sim.Res{}, sim.Res{}
+	}
 	for _, j := range s.Active() {
-		name := base.QueueOf(j)
-		q.used[name] = q.used[name].Add(j.Alloc.Sub(j.OppAlloc))
+		qu := q.of(base.QueueOf(j))
+		qu.used = qu.used.Add(j.Alloc.Sub(j.OppAlloc))
 		if j.AM != nil && j.AM.State == sim.TaskRunning {
-			q.am[name] = q.am[name].Add(j.AM.Req)
+			qu.am = qu.am.Add(j.AM.Req)
 		}
 	}
 }
 
 func (q *Queues) ratio(s *sim.Sim, name string) float64 {
-	c := q.capacity[name]
-	if c <= 0 {
+	return q.of(name).ratio(s)
+}
+
+func (qu *queue) ratio(s *sim.Sim) float64 {
+	if qu.capacity <= 0 {
 		return 1e18
 	}
-	return float64(q.used[name].MemMB) / (c * float64(s.Capacity().MemMB))
+	return float64(qu.used.MemMB) / (qu.capacity * float64(s.Capacity().MemMB))
 }
 
 // Less implements base.Order.
@@ -62,16 +86,16 @@ func (q *Queues) Less(s *sim.Sim, a, b *sim.Job) bool {
 // Allow implements base.Limit: max-capacity and the AM limit. The AM limit
 // always lets a queue run one AM (as YARN does), so a queue cannot starve.
 func (q *Queues) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
-	name := base.QueueOf(t.Job)
+	qu := q.of(base.QueueOf(t.Job))
 	c := s.Capacity()
-	next := q.used[name].Add(t.Req)
-	mc := q.maxCap[name]
+	next := qu.used.Add(t.Req)
+	mc := qu.maxCap
 	if float64(next.MemMB) > mc*float64(c.MemMB)+0.5 || float64(next.VCores) > mc*float64(c.VCores)+0.5 {
 		return false
 	}
-	if t.Kind == sim.KindAM && q.MaxAMPercent >= 0 && !q.am[name].IsZero() {
-		lim := q.MaxAMPercent * q.capacity[name]
-		am := q.am[name].Add(t.Req)
+	if t.Kind == sim.KindAM && q.MaxAMPercent >= 0 && !qu.am.IsZero() {
+		lim := q.MaxAMPercent * qu.capacity
+		am := qu.am.Add(t.Req)
 		if float64(am.MemMB) > lim*float64(c.MemMB) || float64(am.VCores) > lim*float64(c.VCores) {
 			return false
 		}
@@ -81,19 +105,19 @@ func (q *Queues) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
 
 // Launched keeps the per-queue usage current within a heartbeat.
 func (q *Queues) Launched(s *sim.Sim, t *sim.Task) {
-	name := base.QueueOf(t.Job)
-	q.used[name] = q.used[name].Add(t.Req)
+	qu := q.of(base.QueueOf(t.Job))
+	qu.used = qu.used.Add(t.Req)
 	if t.Kind == sim.KindAM {
-		q.am[name] = q.am[name].Add(t.Req)
+		qu.am = qu.am.Add(t.Req)
 	}
 }
 
 // NewQueues validates the spec's queues: capacities in [0, 1] summing to 1
 // (or one "default" queue with everything), max-capacity at least capacity.
 func NewQueues(sp base.Spec) (*Queues, error) {
-	q := &Queues{capacity: map[string]float64{}, maxCap: map[string]float64{}, used: map[string]sim.Res{}, am: map[string]sim.Res{}}
+	q := &Queues{}
 	if len(sp.Queues) == 0 {
-		q.capacity[base.DefaultQueue], q.maxCap[base.DefaultQueue] = 1, 1
+		q.queues = []queue{{name: base.DefaultQueue, capacity: 1, maxCap: 1, configured: true}}
 		return q, nil
 	}
 	sum := 0.0
@@ -108,7 +132,7 @@ func NewQueues(sp base.Spec) (*Queues, error) {
 		if mc < qu.Capacity || mc > 1 {
 			return nil, fmt.Errorf("capacity: queue %q max_capacity %v outside [capacity, 1]", qu.Name, mc)
 		}
-		q.capacity[qu.Name], q.maxCap[qu.Name] = qu.Capacity, mc
+		q.queues = append(q.queues, queue{name: qu.Name, capacity: qu.Capacity, maxCap: mc, configured: true})
 		sum += qu.Capacity
 	}
 	if sum < 0.999 || sum > 1.001 {
@@ -138,8 +162,10 @@ func (q *Queues) maxLoad() float64 {
 		return 0
 	}
 	m := 0.0
-	for name := range q.capacity {
-		m = max(m, q.ratio(q.sim, name))
+	for i := range q.queues {
+		if q.queues[i].configured {
+			m = max(m, q.queues[i].ratio(q.sim))
+		}
 	}
 	return min(m, 1e6)
 }
