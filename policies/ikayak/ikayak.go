@@ -75,6 +75,9 @@ func New(sp base.Spec) (*sim.Policy, error) {
 		Ref: "iKayak Sec. 3.2, 4.2 (theta = 0.15)", Min: 0, Max: 2, Default: 0.15, Value: &susp.Theta})
 	ps.Add(sim.Param{Name: "suspend_interval_s", Doc: "suspension control interval T (s); a change takes effect after the current cycle",
 		Ref: "iKayak Sec. 4.2 (T = 5 minutes)", Min: 10, Max: 3600, Default: 300, Value: &susp.T})
+	onOff(ps, "suspend_swap", "a suspended reducer's JVM is paged out by the OS and its memory released until it resumes", "iKayak Sec. 3.2", &susp.Swap)
+	ps.Add(sim.Param{Name: "suspend_overhead_s", Doc: "time to suspend and resume a reduce task (s): half paging it out before its memory is released, half paging it back in on resume",
+		Ref: "iKayak Sec. 5.7 (2.7 s)", Min: 0, Max: 60, Default: 2.7, Value: &susp.OverheadS})
 	ps.Add(sim.Param{Name: "predict_interval_s", Doc: "sampling interval of the reduce remaining-time predictor (s; assumed, the paper does not give it); a change takes effect after the current cycle",
 		Ref: "iKayak Sec. 3.1.2", Min: 1, Max: 600, Default: 10, Value: &pred.IntervalS})
 	ps.Add(sim.Param{Name: "rls_discount", Doc: "RLS discount factor tau of the fuzzy model (assumed, the paper does not give it)",
