@@ -6,7 +6,7 @@ type TaskState uint8
 const (
 	TaskPending   TaskState = iota // waiting for a container (again, after a kill)
 	TaskRunning                    // in a container, progressing
-	TaskSuspended                  // in a container, CPU freed, memory kept (iKayak)
+	TaskSuspended                  // in a container, CPU freed, memory kept unless swapped out (iKayak)
 	TaskDone                       // finished; a task ends exactly once
 )
 

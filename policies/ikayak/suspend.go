@@ -45,6 +45,10 @@ type Suspender struct {
 	until     map[int32]sim.Ms // task ID -> resume time
 	swapAt    map[int32]sim.Ms // task ID -> when its memory is paged out
 	total     int64
+	// Diagnostics (Fig. 10): suspensions whose job still had maps waiting
+	// for resources (the released resource can run them), and resumptions
+	// after the job's maps had all finished (the reducer idled suspended).
+	withPending, lateResumes int64
 }
 
 // NewSuspender returns a suspender with the paper's defaults (Sec. 4.2).
@@ -111,6 +115,9 @@ func (su *Suspender) Control(s *sim.Sim) {
 						su.swapAt[t.ID] = s.Now() + su.half()
 					}
 					su.total++
+					if j.Stages[0].Pending > 0 {
+						su.withPending++
+					}
 				}
 			}
 		}
@@ -136,6 +143,9 @@ func (su *Suspender) Monitor(s *sim.Sim, n *sim.Node) {
 			continue
 		}
 		if s.Now() >= su.until[t.ID] && s.Resume(t) == nil {
+			if ms := t.Job.Stages[0]; ms.Done == len(ms.Tasks) {
+				su.lateResumes++
+			}
 			delete(su.until, t.ID)
 			delete(su.swapAt, t.ID)
 			continue

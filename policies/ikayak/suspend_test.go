@@ -80,7 +80,7 @@ func TestSuspension(t *testing.T) {
 	}
 	var evs []*ev
 	open := map[int32]*ev{}
-	run(t, sim.Config{Nodes: nodes, Jobs: jobs, Policy: p}, func(s *sim.Sim) {
+	sm := run(t, sim.Config{Nodes: nodes, Jobs: jobs, Policy: p}, func(s *sim.Sim) {
 		for _, tk := range s.Nodes[0].Containers {
 			if tk.Kind != sim.KindReduce {
 				continue
@@ -107,6 +107,21 @@ func TestSuspension(t *testing.T) {
 	})
 	if len(evs) < 4 {
 		t.Fatalf("%d suspensions, want both reducers suspended at several cycles", len(evs))
+	}
+	// Diagnostics: both maps run from the start, so no suspension finds a
+	// map pending; resumptions after the last map count as late.
+	var mapsDone sim.Ms
+	for _, m := range sm.Jobs[1].Stages[0].Tasks {
+		mapsDone = max(mapsDone, m.FinishMs)
+	}
+	late := 0
+	for _, e := range evs {
+		if e.resume > mapsDone {
+			late++
+		}
+	}
+	if su.total != int64(len(evs)) || su.withPending != 0 || su.lateResumes != int64(late) || late == 0 {
+		t.Errorf("counted %d suspensions, %d with maps pending, %d late resumes; want %d, 0, %d (> 0)", su.total, su.withPending, su.lateResumes, len(evs), late)
 	}
 	for _, e := range evs {
 		if !near(e.lambda, 0.6, 1e-9) {

@@ -132,7 +132,8 @@ func Metrics(r *runner.Result) map[string]float64 {
 	m["reduce_s"] = mean(redS)
 	m["exec_wait"] = mean(execWait)
 	for _, v := range s.Policy().State {
-		if v.Name == "maps_shrunk" || v.Name == "shrink_mu" {
+		switch v.Name {
+		case "maps_shrunk", "shrink_mu", "suspensions", "suspensions_maps_pending", "resumes_after_maps":
 			m[v.Name] = v.Get()
 		}
 	}
@@ -232,6 +233,9 @@ func rows(st []map[string]repro.Stat, pr map[string]repro.Stat) []repro.Row {
 
 	rel("Fig. 10(b)", "reduce task time, suspension only vs YARN-cluster", "reduce_s", runCluster, runSuspend, -8, "paper: Desktop nodes; suspended time included")
 	rel("Fig. 10", "MapReduce JCT, suspension only vs YARN-cluster", "mr_jct", runCluster, runSuspend, math.NaN(), "")
+	abs("Fig. 10", "reducer suspensions, suspension only", "", "suspensions", runSuspend, "")
+	abs("Fig. 10", "suspensions while the job had maps pending", "", "suspensions_maps_pending", runSuspend, "only these free resource the job's maps can use")
+	abs("Fig. 10", "resumes after the job's maps had all finished", "", "resumes_after_maps", runSuspend, "T_suspend outlasted the map phase")
 
 	abs("Fig. 11(a)", "map locality, YARN-cluster", "%", "locality", runCluster, "node-local maps")
 	abs("Fig. 11(a)", "map locality, iKayak", "%", "locality", runIKayak, "node-local maps")
