@@ -85,6 +85,60 @@ func TestSuspendFreesCPUKeepsMemory(t *testing.T) {
 	}
 }
 
+// TestSwapOutReleasesMemory: a suspended reducer whose JVM the OS paged out
+// holds neither vCores nor memory, so another task takes its memory; it
+// resumes only once its memory fits again, then pages back in (no progress)
+// for the swap-in time before it runs on.
+// Reference: iKayak Sec. 3.2 (swapped out "with overhead"), Sec. 5.7 (2.7 s).
+func TestSwapOutReleasesMemory(t *testing.T) {
+	red := job("r", 0, 1, res(2, 800), 10, flat(1, 600, 0))
+	red.Stages[0].Kind = sim.KindReduce
+	other := job("m", 2.5, 1, res(1, 400), 4, flat(1, 300, 0))
+	var during sim.Res
+	var mem float64
+	var errTwice, errEarly error
+	p := withMonitor(t, &scripted{atMs: 2000, fn: func(s *sim.Sim, n *sim.Node) {
+		tk := n.Containers[0]
+		if err := s.SwapOut(tk, 1000); err == nil {
+			t.Fatal("swapping out a running task must fail")
+		}
+		if err := s.Suspend(tk); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SwapOut(tk, 1000); err != nil {
+			t.Fatal(err)
+		}
+		errTwice = s.SwapOut(tk, 1000)
+		during, mem = n.Alloc, n.Demand.MemMB
+	}})
+	p.Monitors = append(p.Monitors,
+		&scripted{atMs: 5000, fn: func(s *sim.Sim, n *sim.Node) { errEarly = s.Resume(s.Tasks[0]) }},
+		&scripted{atMs: 9000, fn: func(s *sim.Sim, n *sim.Node) {
+			if !s.Tasks[0].Swapped() {
+				t.Fatal("the reducer should still be swapped out")
+			}
+			if err := s.Resume(s.Tasks[0]); err != nil {
+				t.Fatal(err)
+			}
+		}})
+	s := run(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(4, 1000)}}, Policy: p, Jobs: []sim.JobSpec{red, other},
+		Model: sim.Model{HeartbeatMs: 1000}})
+	if during != res(0, 0) || mem != 0 || errTwice == nil {
+		t.Fatalf("swapped out: alloc %v, memory used %v, second swap-out err %v; want <0, 0>, 0 and an error", during, mem, errTwice)
+	}
+	// The 400 MB task fits only in the memory the reducer released.
+	if m := s.Tasks[1]; m.FirstStartMs >= 5000 || m.FinishMs > 9000 {
+		t.Fatalf("other task ran %d-%d ms, want it in the released memory before the resume", m.FirstStartMs, m.FinishMs)
+	}
+	if errEarly == nil {
+		t.Fatal("resume while the other task holds the memory must fail")
+	}
+	// 2 s of work, suspended until 9 s, 1 s paging in, 8 s more.
+	if s.Tasks[0].FinishMs != 18000 || s.Tasks[0].Swapped() {
+		t.Fatalf("finished at %d ms, want 18000", s.Tasks[0].FinishMs)
+	}
+}
+
 // TestShrinkCapsCPU (iKayak Alg. 3): a 4-vCore task using 4 cores shrunk to
 // 2 runs at half speed and frees 2 vCores.
 func TestShrinkCapsCPU(t *testing.T) {

@@ -34,7 +34,8 @@
 //     when a node heartbeats, and may reserve a node for a request that does
 //     not fit yet. Containers are guaranteed or opportunistic; opportunistic
 //     ones can be killed (work lost, counted as wasted) and reducers can be
-//     suspended (CPU freed, memory kept).
+//     suspended (CPU freed, memory kept until, optionally, the OS has paged
+//     the process out: SwapOut).
 //
 // Policies plug in at YARN's decision points through the interfaces in
 // policy.go; the stock schedulers and the papers' mechanisms live in

@@ -6,7 +6,7 @@ type TaskState uint8
 const (
 	TaskPending   TaskState = iota // waiting for a container (again, after a kill)
 	TaskRunning                    // in a container, progressing
-	TaskSuspended                  // in a container, CPU freed, memory kept (iKayak)
+	TaskSuspended                  // in a container, CPU freed, memory kept unless swapped out (iKayak)
 	TaskDone                       // finished; a task ends exactly once
 )
 
@@ -181,6 +181,9 @@ type Task struct {
 	rate    float64 // nominal seconds of work per simulated second
 	gated   bool    // shuffle waiting for map outputs
 	shrunk  int64   // vCores the container was shrunk to, 0 if not shrunk
+	swapped int64   // MB a suspended container's process had paged out (SwapOut)
+	swapIn  Ms      // time the process needs on resume to page swapped back in
+	stall   Ms      // no progress before this time (paging back in), 0 if none
 	rngSeed uint64
 	// jitCPU, jitMem, jitIO are the current usage fluctuation factors.
 	jitCPU, jitMem, jitIO float64
@@ -245,6 +248,10 @@ func (st *Stage) Asking() int {
 
 // Suspended reports whether the task is suspended.
 func (t *Task) Suspended() bool { return t.State == TaskSuspended }
+
+// Swapped reports whether a suspended task's memory has been paged out and
+// released (Sim.SwapOut).
+func (t *Task) Swapped() bool { return t.swapped > 0 }
 
 // Gated reports whether a reducer is idling in shuffle, waiting for maps.
 func (t *Task) Gated() bool { return t.gated }

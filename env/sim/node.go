@@ -135,6 +135,9 @@ func (s *Sim) applyUsage(t *Task, n *Node) {
 		u.IOMBps = io
 		if t.State == TaskSuspended {
 			u.CPU, u.IOMBps = 0, 0
+			if t.swapped > 0 {
+				u.MemMB = 0 // paged out (SwapOut)
+			}
 		}
 		if t.shrunk > 0 && u.CPU > float64(t.shrunk) {
 			u.CPU = float64(t.shrunk)
@@ -215,6 +218,13 @@ func (s *Sim) recompute(n *Node) {
 	for _, t := range n.Containers {
 		t.rate = 0
 		if t.Kind == KindAM || t.State != TaskRunning || t.gated || t.phase >= len(t.phases) {
+			continue
+		}
+		if t.stall > s.now {
+			// Paging its data back in after a swapped-out suspension.
+			if dt := float64(t.stall-s.now) / 1000; dt < next {
+				next = dt
+			}
 			continue
 		}
 		ph := &t.phases[t.phase]

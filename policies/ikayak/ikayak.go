@@ -8,7 +8,9 @@
 //     time adapted online by recursive least squares (Sec. 3.1.2, Eq. 1-6;
 //     fuzzy.go, predictor.go);
 //   - dependency-aware resource adjustment: reduce tasks idling for map
-//     outputs are suspended for (lambda^v - theta) x T (Sec. 3.2; suspend.go);
+//     outputs are suspended for (lambda^v - theta) x T, their CPU released
+//     at once and their memory once the OS has paged them out (Sec. 3.2;
+//     suspend.go);
 //   - locality-aware assignment coordination: map containers are shrunk (no
 //     lower than mu of their request) so that more maps run where their data
 //     is (Sec. 3.3, Alg. 3; shrink.go).
@@ -75,6 +77,9 @@ func New(sp base.Spec) (*sim.Policy, error) {
 		Ref: "iKayak Sec. 3.2, 4.2 (theta = 0.15)", Min: 0, Max: 2, Default: 0.15, Value: &susp.Theta})
 	ps.Add(sim.Param{Name: "suspend_interval_s", Doc: "suspension control interval T (s); a change takes effect after the current cycle",
 		Ref: "iKayak Sec. 4.2 (T = 5 minutes)", Min: 10, Max: 3600, Default: 300, Value: &susp.T})
+	onOff(ps, "suspend_swap", "a suspended reducer's JVM is paged out by the OS and its memory released until it resumes", "iKayak Sec. 3.2", &susp.Swap)
+	ps.Add(sim.Param{Name: "suspend_overhead_s", Doc: "time to suspend and resume a reduce task (s): half paging it out before its memory is released, half paging it back in on resume",
+		Ref: "iKayak Sec. 5.7 (2.7 s)", Min: 0, Max: 60, Default: 2.7, Value: &susp.OverheadS})
 	ps.Add(sim.Param{Name: "predict_interval_s", Doc: "sampling interval of the reduce remaining-time predictor (s; assumed, the paper does not give it); a change takes effect after the current cycle",
 		Ref: "iKayak Sec. 3.1.2", Min: 1, Max: 600, Default: 10, Value: &pred.IntervalS})
 	ps.Add(sim.Param{Name: "rls_discount", Doc: "RLS discount factor tau of the fuzzy model (assumed, the paper does not give it)",
@@ -83,6 +88,9 @@ func New(sp base.Spec) (*sim.Policy, error) {
 		sim.StateVar{Name: "lambda", Doc: "delay factor R_Spark / (R_Spark + R_MR) over allocated vCores (Sec. 3.2)", Get: susp.LambdaNow},
 		sim.StateVar{Name: "suspended_reducers", Doc: "reducers suspended now", Get: func() float64 { return float64(susp.Suspended()) }},
 		sim.StateVar{Name: "suspend_s", Doc: "the last T_suspend (s)", Get: func() float64 { return susp.lastS }},
+		sim.StateVar{Name: "suspensions", Doc: "reducer suspensions so far", Get: func() float64 { return float64(susp.total) }},
+		sim.StateVar{Name: "suspensions_maps_pending", Doc: "suspensions whose job had maps waiting for resources", Get: func() float64 { return float64(susp.withPending) }},
+		sim.StateVar{Name: "resumes_after_maps", Doc: "reducers resumed after their job's maps had all finished", Get: func() float64 { return float64(susp.lateResumes) }},
 		sim.StateVar{Name: "predictor_nrmse", Doc: "mean NRMSE of the reduce remaining-time predictions over finished reducers (Fig. 9)", Get: pred.NRMSE},
 		sim.StateVar{Name: "predictor_rate_error", Doc: "relative RMS one-step error of the fuzzy model on measured reduce progress", Get: pred.RateError},
 		sim.StateVar{Name: "shrink_mu", Doc: "shrinking floor mu = N_local / (N_local + N_remote) (Alg. 3)", Get: shr.Mu},

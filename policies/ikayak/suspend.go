@@ -19,27 +19,41 @@ import (
 //
 //	T_suspend = (lambda^v - theta) x T
 //
-// (no suspension when that is not positive): their CPU is released, their
-// memory kept (Sim.Suspend). They are resumed when T_suspend has passed, at
-// the first heartbeat of their node where their vCores fit again. While a
-// job's reducers are suspended, iKayak assigns that job's map tasks to the
+// (no suspension when that is not positive): their CPU is released at once,
+// their memory kept (Sim.Suspend): it "cannot be released immediately". But
+// "the related data of the suspended reduce JVM can be swapped out by the
+// operating system with overhead", the overhead theta accounts for in
+// T_suspend: with Swap on, half the measured suspend-and-resume overhead
+// (Sec. 5.7: "2.7 seconds to suspend and resume a reduce task") after the
+// suspension the JVM is paged out and its memory released (Sim.SwapOut), and
+// the resumed reducer spends the other half paging it back in. They are
+// resumed when T_suspend has passed, at the first heartbeat of their node
+// where their vCores (and swapped-out memory) fit again. While a job's
+// reducers are suspended, iKayak assigns that job's map tasks to the
 // resource they released (Assign, a PreStep of the Placer).
 type Suspender struct {
-	On    float64 // parameter suspend (0/1)
-	V     float64 // parameter suspend_v
-	Theta float64 // parameter suspend_theta
-	T     float64 // parameter suspend_interval_s (T, seconds)
+	On        float64 // parameter suspend (0/1)
+	V         float64 // parameter suspend_v
+	Theta     float64 // parameter suspend_theta
+	T         float64 // parameter suspend_interval_s (T, seconds)
+	Swap      float64 // parameter suspend_swap (0/1)
+	OverheadS float64 // parameter suspend_overhead_s: suspend + resume (s)
 
 	lambda    float64
 	lastS     float64 // the last T_suspend, seconds
 	suspended []*sim.Task
 	until     map[int32]sim.Ms // task ID -> resume time
+	swapAt    map[int32]sim.Ms // task ID -> when its memory is paged out
 	total     int64
+	// Diagnostics (Fig. 10): suspensions whose job still had maps waiting
+	// for resources (the released resource can run them), and resumptions
+	// after the job's maps had all finished (the reducer idled suspended).
+	withPending, lateResumes int64
 }
 
 // NewSuspender returns a suspender with the paper's defaults (Sec. 4.2).
 func NewSuspender() *Suspender {
-	return &Suspender{On: 1, V: 1, Theta: 0.15, T: 300, until: map[int32]sim.Ms{}}
+	return &Suspender{On: 1, V: 1, Theta: 0.15, T: 300, Swap: 1, OverheadS: 2.7, until: map[int32]sim.Ms{}, swapAt: map[int32]sim.Ms{}}
 }
 
 // Duration is T_suspend = (lambda^v - theta) x T in seconds, 0 when that is
@@ -97,25 +111,50 @@ func (su *Suspender) Control(s *sim.Sim) {
 				if t.State == sim.TaskRunning && t.Gated() && s.Suspend(t) == nil {
 					su.suspended = append(su.suspended, t)
 					su.until[t.ID] = until
+					if su.Swap != 0 {
+						su.swapAt[t.ID] = s.Now() + su.half()
+					}
 					su.total++
+					if j.Stages[0].Pending > 0 {
+						su.withPending++
+					}
 				}
 			}
 		}
 	}
 }
 
-// Monitor implements sim.NodeMonitor: resume n's reducers whose suspension
-// has run out, if their vCores fit.
+// half is half the suspend-and-resume overhead: the swap-out, or swap-in.
+func (su *Suspender) half() sim.Ms { return sim.Ms(math.Max(su.OverheadS, 0) * 500) }
+
+// Monitor implements sim.NodeMonitor: page out n's suspended reducers whose
+// swap-out time has come, and resume those whose suspension has run out, if
+// their resources fit.
 func (su *Suspender) Monitor(s *sim.Sim, n *sim.Node) {
 	keep := su.suspended[:0]
 	for _, t := range su.suspended {
 		if !t.Suspended() {
 			delete(su.until, t.ID) // killed (reducer preemption) meanwhile
+			delete(su.swapAt, t.ID)
 			continue
 		}
-		if t.Node == n && s.Now() >= su.until[t.ID] && s.Resume(t) == nil {
-			delete(su.until, t.ID)
+		if t.Node != n {
+			keep = append(keep, t)
 			continue
+		}
+		if s.Now() >= su.until[t.ID] && s.Resume(t) == nil {
+			if ms := t.Job.Stages[0]; ms.Done == len(ms.Tasks) {
+				su.lateResumes++
+			}
+			delete(su.until, t.ID)
+			delete(su.swapAt, t.ID)
+			continue
+		}
+		if at, ok := su.swapAt[t.ID]; ok && s.Now() >= at && s.Now() < su.until[t.ID] {
+			if err := s.SwapOut(t, su.half()); err != nil {
+				panic(err)
+			}
+			delete(su.swapAt, t.ID)
 		}
 		keep = append(keep, t)
 	}

@@ -59,9 +59,10 @@ func suspendPolicy(t *testing.T) (*sim.Policy, *Suspender) {
 
 // TestSuspension: through the engine, lambda is the Spark share of the
 // allocated vCores; at each control cycle the reducers idling for map
-// outputs are suspended (CPU freed, memory kept) for (lambda - theta) x T
-// and resumed at their node's first heartbeat after it.
-// Reference: iKayak Sec. 3.2.
+// outputs are suspended (CPU freed, memory kept until the OS has paged the
+// JVM out) for (lambda - theta) x T and resumed at their node's first
+// heartbeat after it.
+// Reference: iKayak Sec. 3.2, Sec. 5.7 (2.7 s to suspend and resume).
 func TestSuspension(t *testing.T) {
 	p, su := suspendPolicy(t)
 	// Spark holds 6 vCores (3 executors of 2); the MR job 2 long maps and 2
@@ -73,13 +74,13 @@ func TestSuspension(t *testing.T) {
 		mrSpec("mr", 1, 2, 500, 2, 60, res(1, 2048), 0),
 	}
 	type ev struct {
-		task              int32
-		suspendMs, resume sim.Ms
-		lambda            float64
+		task                       int32
+		suspendMs, swapped, resume sim.Ms
+		lambda                     float64
 	}
 	var evs []*ev
 	open := map[int32]*ev{}
-	run(t, sim.Config{Nodes: nodes, Jobs: jobs, Policy: p}, func(s *sim.Sim) {
+	sm := run(t, sim.Config{Nodes: nodes, Jobs: jobs, Policy: p}, func(s *sim.Sim) {
 		for _, tk := range s.Nodes[0].Containers {
 			if tk.Kind != sim.KindReduce {
 				continue
@@ -93,6 +94,11 @@ func TestSuspension(t *testing.T) {
 				if tk.Alloc.VCores != 0 || tk.Alloc.MemMB != tk.Req.MemMB || tk.Use.CPU != 0 {
 					t.Fatalf("suspended reducer holds %v and uses %.2f CPU, want <0 vCores, %d MB> and none", tk.Alloc, tk.Use.CPU, tk.Req.MemMB)
 				}
+			case tk.Suspended() && tk.Swapped() && e.swapped == 0:
+				e.swapped = s.Now()
+				if tk.Alloc.MemMB != 0 || tk.Use.MemMB != 0 {
+					t.Fatalf("swapped-out reducer holds %v and uses %.0f MB, want no memory", tk.Alloc, tk.Use.MemMB)
+				}
 			case !tk.Suspended() && e != nil:
 				e.resume = s.Now()
 				delete(open, tk.ID)
@@ -102,12 +108,32 @@ func TestSuspension(t *testing.T) {
 	if len(evs) < 4 {
 		t.Fatalf("%d suspensions, want both reducers suspended at several cycles", len(evs))
 	}
+	// Diagnostics: both maps run from the start, so no suspension finds a
+	// map pending; resumptions after the last map count as late.
+	var mapsDone sim.Ms
+	for _, m := range sm.Jobs[1].Stages[0].Tasks {
+		mapsDone = max(mapsDone, m.FinishMs)
+	}
+	late := 0
+	for _, e := range evs {
+		if e.resume > mapsDone {
+			late++
+		}
+	}
+	if su.total != int64(len(evs)) || su.withPending != 0 || su.lateResumes != int64(late) || late == 0 {
+		t.Errorf("counted %d suspensions, %d with maps pending, %d late resumes; want %d, 0, %d (> 0)", su.total, su.withPending, su.lateResumes, len(evs), late)
+	}
 	for _, e := range evs {
 		if !near(e.lambda, 0.6, 1e-9) {
 			t.Errorf("reducer %d: lambda %v at its suspension, want 6 / 10", e.task, e.lambda)
 		}
 		if e.suspendMs%60000 != 0 {
 			t.Errorf("reducer %d suspended at %d ms, not at a control cycle", e.task, e.suspendMs)
+		}
+		// Paged out at the node's first heartbeat 1.35 s (half of Sec. 5.7's
+		// 2.7 s) after the suspension.
+		if e.swapped < e.suspendMs+1350 || e.swapped >= e.suspendMs+2350 {
+			t.Errorf("reducer %d suspended at %d ms, swapped out at %d ms, want at the first heartbeat 1.35 s on", e.task, e.suspendMs, e.swapped)
 		}
 		if want := e.suspendMs + 27000; e.resume != want {
 			t.Errorf("reducer %d suspended at %d ms, resumed at %d ms, want %d", e.task, e.suspendMs, e.resume, want)
@@ -193,5 +219,57 @@ func TestSuspendedVCoresGoToOwnMaps(t *testing.T) {
 	}
 	if err := sim.CheckInvariants(s); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSwappedMemoryGoesToOwnMaps: on a node whose memory is full, the vCores
+// suspended reducers release launch no map while the reducers keep their
+// memory; once the OS has paged them out, their memory and vCores run maps
+// of their job.
+// Reference: iKayak Sec. 3.2 ("can be swapped out by the operating system
+// with overhead"; "iKayak utilizes the released resource to assign map tasks
+// of the same job to the node").
+func TestSwappedMemoryGoesToOwnMaps(t *testing.T) {
+	for _, swap := range []bool{false, true} {
+		nodes := []sim.NodeSpec{{Name: "n", Cap: res(8, 8192)}}
+		jobs := []sim.JobSpec{
+			mrSpec("first", 0, 20, 300, 0, 0, res(1, 1024), 0),
+			mrSpec("mine", 0, 20, 300, 2, 60, res(1, 1024), 0),
+		}
+		lay := &script{pick: func(s *sim.Sim, n *sim.Node) []*sim.Task {
+			return append(pending(s, 0, 0, 6), pending(s, 1, 1, 2)...) // 8 x 1 GB: the node's memory is full
+		}}
+		s, err := sim.New(sim.Config{Nodes: nodes, Jobs: jobs, Policy: &sim.Policy{Name: "script", Allocate: lay}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.RunUntil(5000)
+		n := s.Nodes[0]
+		su := NewSuspender()
+		for _, r := range s.Jobs[1].Stages[1].Tasks {
+			if err := s.Suspend(r); err != nil {
+				t.Fatal(err)
+			}
+			if swap {
+				if err := s.SwapOut(r, su.half()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			su.suspended = append(su.suspended, r)
+			su.until[r.ID] = 60000
+		}
+		su.Assign(s, n, &Placer{Base: &base.Allocator{}})
+		mine := 0
+		for _, tk := range n.Containers {
+			if tk.Kind == sim.KindMap && tk.Job.Spec.Name == "mine" {
+				mine++
+			}
+		}
+		if want := map[bool]int{false: 0, true: 2}[swap]; mine != want {
+			t.Errorf("swapped out %v: %d maps of the suspended job launched, want %d", swap, mine, want)
+		}
+		if err := sim.CheckInvariants(s); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -58,6 +58,8 @@ const (
 	runNoShrink              // iKayak without the locality-aware shrinking (Fig. 11)
 	runClusterNoDelay        // model study: YARN-cluster without delay scheduling (Fig. 13(b))
 	runIKayakNoDelay         // model study: iKayak without delay scheduling (Fig. 13(b))
+	runClusterBig            // model study: YARN-cluster, 4x inputs at the same load (Fig. 10)
+	runSuspendBig            // model study: suspension only, 4x inputs at the same load (Fig. 10)
 	numRuns
 )
 
@@ -75,6 +77,12 @@ func RunWith(ctx repro.Context, o Options) ([]repro.Row, error) {
 	runs[runNoShrink] = repro.Run{Scenario: o.Scenario, Sets: with("workload.options.spark_mode=cluster", "shrink=0"), Policy: "ikayak"}
 	runs[runClusterNoDelay] = repro.Run{Scenario: o.Scenario, Sets: with("workload.options.spark_mode=cluster", "locality_delay=0"), Policy: "capacity"}
 	runs[runIKayakNoDelay] = repro.Run{Scenario: o.Scenario, Sets: with("workload.options.spark_mode=cluster", "locality_delay=0"), Policy: "ikayak"}
+	// Fig. 10 study: jobs with 4x the input (more map waves, the map phase
+	// long against T_suspend) arriving 4x more sparsely (the same load).
+	big := []string{"workload.options.spark_mode=cluster", "workload.options.input_median_gb=32", "workload.options.input_max_gb=160",
+		"workload.options.mean_gap_s=160"}
+	runs[runClusterBig] = repro.Run{Scenario: o.Scenario, Sets: with(big...), Policy: "capacity"}
+	runs[runSuspendBig] = repro.Run{Scenario: o.Scenario, Sets: with(append(big, "placement=0", "shrink=0")...), Policy: "ikayak"}
 	st, err := repro.Sweep(ctx, runs, Metrics)
 	if err != nil {
 		return nil, err
@@ -132,7 +140,8 @@ func Metrics(r *runner.Result) map[string]float64 {
 	m["reduce_s"] = mean(redS)
 	m["exec_wait"] = mean(execWait)
 	for _, v := range s.Policy().State {
-		if v.Name == "maps_shrunk" || v.Name == "shrink_mu" {
+		switch v.Name {
+		case "maps_shrunk", "shrink_mu", "suspensions", "suspensions_maps_pending", "resumes_after_maps":
 			m[v.Name] = v.Get()
 		}
 	}
@@ -232,6 +241,19 @@ func rows(st []map[string]repro.Stat, pr map[string]repro.Stat) []repro.Row {
 
 	rel("Fig. 10(b)", "reduce task time, suspension only vs YARN-cluster", "reduce_s", runCluster, runSuspend, -8, "paper: Desktop nodes; suspended time included")
 	rel("Fig. 10", "MapReduce JCT, suspension only vs YARN-cluster", "mr_jct", runCluster, runSuspend, math.NaN(), "")
+	abs("Fig. 10", "reducer suspensions, suspension only", "", "suspensions", runSuspend, "")
+	abs("Fig. 10", "suspensions while the job had maps pending", "", "suspensions_maps_pending", runSuspend, "only these free resource the job's maps can use")
+	abs("Fig. 10", "resumes after the job's maps had all finished", "", "resumes_after_maps", runSuspend, "T_suspend outlasted the map phase")
+
+	// Model study (Fig. 10): the workload's job sizes are assumed (Sec. 4.3
+	// gives none); with longer map phases more suspensions find maps
+	// pending and fewer outlast the map phase.
+	const bigNote = "model study: 4x inputs (median 32 GB), arrivals 4x sparser"
+	rel("Fig. 10(b) study", "reduce task time, suspension only vs YARN-cluster, 4x inputs", "reduce_s", runClusterBig, runSuspendBig, -8, bigNote)
+	rel("Fig. 10 study", "MapReduce JCT, suspension only vs YARN-cluster, 4x inputs", "mr_jct", runClusterBig, runSuspendBig, math.NaN(), bigNote)
+	abs("Fig. 10 study", "suspensions while the job had maps pending, 4x inputs", "", "suspensions_maps_pending", runSuspendBig, bigNote)
+	abs("Fig. 10 study", "reducer suspensions, 4x inputs", "", "suspensions", runSuspendBig, bigNote)
+	abs("Fig. 10 study", "resumes after the job's maps had all finished, 4x inputs", "", "resumes_after_maps", runSuspendBig, bigNote)
 
 	abs("Fig. 11(a)", "map locality, YARN-cluster", "%", "locality", runCluster, "node-local maps")
 	abs("Fig. 11(a)", "map locality, iKayak", "%", "locality", runIKayak, "node-local maps")

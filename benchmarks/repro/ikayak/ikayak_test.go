@@ -29,8 +29,10 @@ func TestReproRows(t *testing.T) {
 		"remaining-time NRMSE, scored reducers":       7.8,
 		"map locality, iKayak vs YARN-cluster":        27,
 		// Model study rows (Fig. 13(b) setting), beside the same paper values.
-		"map locality, iKayak vs YARN-cluster, no delay scheduling":  27,
-		"map task time, iKayak vs YARN-cluster, no delay scheduling": 9,
+		"map locality, iKayak vs YARN-cluster, no delay scheduling":    27,
+		"map task time, iKayak vs YARN-cluster, no delay scheduling":   9,
+		"reduce task time, suspension only vs YARN-cluster":            -8,
+		"reduce task time, suspension only vs YARN-cluster, 4x inputs": -8,
 	}
 	seen := map[string]bool{}
 	for _, r := range rows {
