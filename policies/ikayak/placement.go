@@ -1,8 +1,9 @@
 package ikayak
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 
 	"yarngym/env/sim"
 )
@@ -70,55 +71,63 @@ type Reservation struct {
 	// Susp, if set, adds a suspended reducer's remaining suspension to its
 	// predicted remaining time.
 	Susp *Suspender
+
+	reds []reducerWait // scratch for Evaluate
+}
+
+// reducerWait is a reducer on the evaluated node: its predicted remaining
+// time and its resource.
+type reducerWait struct {
+	rem   float64
+	alloc sim.Res
+	id    int32
 }
 
 // Evaluate returns node n's Alg. 1 case for executor t and its rank key
 // within the case (lower is better): -amount(R_free) in case 1,
 // -amount(R_free + R_map) in case 2, Wait^n in seconds in case 3.
 func (r *Reservation) Evaluate(s *sim.Sim, n *sim.Node, t *sim.Task) (Case, float64) {
+	return r.evaluate(s, n, t, true)
+}
+
+// evaluate is Evaluate; with waits false it stops short of Alg. 2 and
+// returns CaseReduce (key +Inf) for a node in case 3 or 4.
+func (r *Reservation) evaluate(s *sim.Sim, n *sim.Node, t *sim.Task, waits bool) (Case, float64) {
 	free := n.Free()
 	if t.Req.Fits(free) {
 		return CaseFree, -amount(free, t.Req)
 	}
 	var mapR sim.Res
-	type red struct {
-		rem   float64
-		alloc sim.Res
-		id    int32
-	}
-	var reds []red
 	for _, c := range n.Containers {
-		if c.Container != sim.Guaranteed {
-			continue
-		}
-		switch c.Kind {
-		case sim.KindMap:
+		if c.Container == sim.Guaranteed && c.Kind == sim.KindMap {
 			mapR = mapR.Add(c.Alloc)
-		case sim.KindReduce:
-			reds = append(reds, red{0, c.Alloc, c.ID})
 		}
 	}
 	fm := free.Add(mapR)
 	if t.Req.Fits(fm) {
 		return CaseMap, -amount(fm, t.Req)
 	}
-	k := 0
+	if !waits {
+		return CaseReduce, math.Inf(1)
+	}
+	reds := r.reds[:0]
 	for _, c := range n.Containers {
 		if c.Container == sim.Guaranteed && c.Kind == sim.KindReduce {
-			reds[k].rem = r.Pred.Remaining(s, c)
+			rem := r.Pred.Remaining(s, c)
 			if r.Susp != nil {
-				reds[k].rem += r.Susp.Left(s, c)
+				rem += r.Susp.Left(s, c)
 			}
-			k++
+			reds = append(reds, reducerWait{rem, c.Alloc, c.ID})
 		}
 	}
+	r.reds = reds
 	need := t.Req.Sub(fm)
 	need = sim.Res{VCores: max(need.VCores, 0), MemMB: max(need.MemMB, 0)}
-	sort.Slice(reds, func(a, b int) bool {
-		if reds[a].rem != reds[b].rem {
-			return reds[a].rem < reds[b].rem
+	slices.SortFunc(reds, func(a, b reducerWait) int {
+		if c := cmp.Compare(a.rem, b.rem); c != 0 {
+			return c
 		}
-		return reds[a].id < reds[b].id
+		return cmp.Compare(a.id, b.id)
 	})
 	var acc sim.Res
 	for _, rd := range reds {
@@ -130,21 +139,16 @@ func (r *Reservation) Evaluate(s *sim.Sim, n *sim.Node, t *sim.Task) (Case, floa
 	return CaseNone, math.Inf(1)
 }
 
-// Choose implements Strategy.
+// Choose implements Strategy. The reducers' waits (Alg. 2, which asks the
+// predictor of every reducer) are only worked out when no node is in case 1
+// or 2, since any such node beats every case-3 node.
 func (r *Reservation) Choose(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.Node {
-	var best *sim.Node
-	bestCase, bestKey := CaseNone+1, math.Inf(1)
-	for _, n := range s.Nodes {
-		if !usable(n, t, exclude) {
-			continue
-		}
-		c, k := r.Evaluate(s, n, t)
-		if c < bestCase || (c == bestCase && k < bestKey) {
-			best, bestCase, bestKey = n, c, k
-		}
+	best, bestCase := r.choose(s, t, exclude, false)
+	if bestCase > CaseMap {
+		best, bestCase = r.choose(s, t, exclude, true)
 	}
 	if cur := t.ReservedOn(); cur != nil {
-		c, _ := r.Evaluate(s, cur, t)
+		c, _ := r.evaluate(s, cur, t, bestCase > CaseMap)
 		if c == CaseFree || bestCase >= c {
 			return cur
 		}
@@ -153,6 +157,23 @@ func (r *Reservation) Choose(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.No
 		return nil
 	}
 	return best
+}
+
+// choose is the usable node with the best (case, key), the first in node
+// order among equals.
+func (r *Reservation) choose(s *sim.Sim, t *sim.Task, exclude *sim.Node, waits bool) (*sim.Node, Case) {
+	var best *sim.Node
+	bestCase, bestKey := CaseNone+1, math.Inf(1)
+	for _, n := range s.Nodes {
+		if !usable(n, t, exclude) {
+			continue
+		}
+		c, k := r.evaluate(s, n, t, waits)
+		if c < bestCase || (c == bestCase && k < bestKey) {
+			best, bestCase, bestKey = n, c, k
+		}
+	}
+	return best, bestCase
 }
 
 // SpreadOut and NonSpreadOut are Spark's standalone executor placements
