@@ -126,7 +126,7 @@ func RunWith(ctx repro.Context, o Options) ([]repro.Row, error) {
 		}
 	}
 	ras1 := st[exp1]
-	row("exp1", "RAS makespan", "s", RASExp1Makespan, ras1["makespan"], "Table 1: Exp. 1's last completion (J7)")
+	row("exp1", "RAS makespan", "s", RASExp1Makespan, ras1["makespan"], "Table 1: the paper's last completion is J7; here it is the last job to finish, whichever it is")
 	if best >= 0 {
 		rows = append(rows, repro.Row{Experiment: "exp1", Metric: "best Fair setting", Unit: "map slots/TT", Paper: FairBestSlots,
 			Simulated: float64(o.Slots[best]), Note: "lowest mean makespan over the swept settings"})
