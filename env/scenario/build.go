@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -90,6 +91,13 @@ func (sc *Scenario) validate() error {
 		if err := sc.validateJob(i, j, maxCap); err != nil {
 			return err
 		}
+	}
+	if f.Workload.Generator != "" {
+		src, err := sc.compile()
+		if err != nil {
+			return err
+		}
+		sc.source = src
 	}
 	cfg, err := sc.Build(f.Seed, "")
 	if err != nil {
@@ -279,9 +287,13 @@ func (sc *Scenario) Build(seed uint64, policyName string) (sim.Config, error) {
 		cfg.Jobs = append(cfg.Jobs, explicitJobs(j, rng)...)
 	}
 	if f.Workload.Generator != "" {
-		g, _ := workload.Lookup(f.Workload.Generator)
-		sc.resolvePaths()
-		jobs, err := g.Generate(sc.Options, rng)
+		src := sc.source
+		if src == nil { // a Scenario not made by Parse
+			if src, err = sc.compile(); err != nil {
+				return sim.Config{}, err
+			}
+		}
+		jobs, err := src(rng)
 		if err != nil {
 			return sim.Config{}, &Error{Source: sc.Source, Key: "workload.options", Reason: err.Error()}
 		}
@@ -341,10 +353,35 @@ func defaultProfile(k sim.TaskKind) *sim.Profile {
 	}
 }
 
-// resolvePaths expands "${traces}" in a generator's Path option to the
-// shared traces folder and makes relative paths relative to the file.
-func (sc *Scenario) resolvePaths() {
-	p, ok := sc.Options.(interface{ PathPtr() *string })
+// compile resolves the generator's paths in a copy of the options and
+// compiles the generator: a trace file is read here, once per Scenario,
+// not on every Build.
+func (sc *Scenario) compile() (workload.Source, error) {
+	g, _ := workload.Lookup(sc.File.Workload.Generator)
+	opts := g.Options()
+	if sc.Options != nil {
+		// Decode once more into fresh options rather than share sc.Options:
+		// the resolved path belongs to the compiled source only.
+		reflectCopy(opts, sc.Options)
+	}
+	resolvePath(opts, sc.Dir)
+	src, err := g.Compile(opts)
+	if err != nil {
+		return nil, &Error{Source: sc.Source, Key: "workload.options", Reason: err.Error()}
+	}
+	return src, nil
+}
+
+// reflectCopy copies *src into *dst (pointers to the same struct type).
+func reflectCopy(dst, src any) {
+	reflect.ValueOf(dst).Elem().Set(reflect.ValueOf(src).Elem())
+}
+
+// resolvePath expands "${traces}" in a generator's Path option to the
+// shared traces folder and makes a relative path relative to dir (the
+// scenario file's folder).
+func resolvePath(opts any, dir string) {
+	p, ok := opts.(interface{ PathPtr() *string })
 	if !ok {
 		return
 	}
@@ -356,7 +393,7 @@ func (sc *Scenario) resolvePaths() {
 		}
 		*path = filepath.Join(dir, strings.TrimPrefix(*path, "${traces}"))
 	} else if *path != "" && !filepath.IsAbs(*path) {
-		*path = filepath.Join(sc.Dir, *path)
+		*path = filepath.Join(dir, *path)
 	}
 }
 

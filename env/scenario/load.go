@@ -31,6 +31,10 @@ type Scenario struct {
 	// ParamSets are policy parameter overrides (from --set NAME=VALUE),
 	// applied on Build after the file's [policy.params].
 	ParamSets map[string]float64
+
+	// source draws the generator's jobs per seed, compiled once by Parse
+	// (a trace is read then, not on every Build).
+	source workload.Source
 }
 
 // Error is a scenario error: which file, which key, why.

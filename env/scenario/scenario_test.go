@@ -2,6 +2,8 @@ package scenario_test
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -291,5 +293,42 @@ func TestMaxRunningKey(t *testing.T) {
 	}
 	if cfg, err = sc.Build(1, ""); err != nil || cfg.Jobs[0].Stages[0].MaxRunning != 0 {
 		t.Fatalf("unset max_running: %v, err %v; want 0 (no cap)", cfg.Jobs[0].Stages[0].MaxRunning, err)
+	}
+}
+
+// TestTraceReadOnce: a trace scenario reads its file when it is loaded, not
+// on every Build: once loaded, it builds new seeds with the file gone, and a
+// relative path is resolved against the scenario's folder exactly once.
+func TestTraceReadOnce(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "t3")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	trace := "j1\t0\t0\t300000000\t1000\t10\nj2\t5\t5\t100\t0\t0\n"
+	if err := os.WriteFile(filepath.Join(sub, "fb.tsv"), []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	toml := "name = \"t\"\n[cluster]\n[[cluster.nodes]]\ncount = 2\nvcores = 4\nmem_mb = 8192\n[policy]\nname = \"fair\"\n" +
+		"[workload]\ngenerator = \"swim\"\n[workload.options]\npath = \"fb.tsv\"\n"
+	if err := os.WriteFile(filepath.Join(sub, "fb.toml"), []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	sc, err := scenario.Load("t3/fb.toml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(sub, "fb.tsv")); err != nil {
+		t.Fatal(err)
+	}
+	for sd := uint64(1); sd <= 3; sd++ {
+		cfg, err := sc.Build(sd, "")
+		if err != nil {
+			t.Fatalf("seed %d after the trace was removed: %v", sd, err)
+		}
+		if len(cfg.Jobs) != 2 || len(cfg.Jobs[0].Stages[0].DurationsMs) != 3 {
+			t.Fatalf("seed %d: %d jobs, want the trace's 2 (the first with 3 maps)", sd, len(cfg.Jobs))
+		}
 	}
 }

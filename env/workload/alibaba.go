@@ -86,11 +86,21 @@ func LoadAlibaba(r io.Reader, name string, o *AlibabaOptions, rng *sim.Rand) ([]
 	if o == nil {
 		o = AlibabaDefaults()
 	}
-	if err := o.validate(); err != nil {
-		return nil, err
-	}
 	if rng == nil {
 		return nil, errors.New("alibaba: nil random generator")
+	}
+	jobs, err := parseAlibaba(r, name, o)
+	if err != nil {
+		return nil, err
+	}
+	return buildAlibaba(o, jobs, rng)
+}
+
+// parseAlibaba validates o and reads the trace's jobs, sorted by submission
+// and cut to max_jobs. It draws nothing: the jobs serve every seed.
+func parseAlibaba(r io.Reader, name string, o *AlibabaOptions) ([]*alibabaJob, error) {
+	if err := o.validate(); err != nil {
+		return nil, err
 	}
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
@@ -231,6 +241,11 @@ func LoadAlibaba(r io.Reader, name string, o *AlibabaOptions, rng *sim.Rand) ([]
 	if o.MaxJobs > 0 && len(jobs) > o.MaxJobs {
 		jobs = jobs[:o.MaxJobs]
 	}
+	return jobs, nil
+}
+
+// buildAlibaba draws one seed's jobs from parsed ones.
+func buildAlibaba(o *AlibabaOptions, jobs []*alibabaJob, rng *sim.Rand) ([]sim.JobSpec, error) {
 	am := sim.Res{VCores: o.AMVCores, MemMB: o.AMMemMB}
 	out := make([]sim.JobSpec, 0, len(jobs))
 	for _, j := range jobs {
@@ -250,8 +265,8 @@ func LoadAlibaba(r io.Reader, name string, o *AlibabaOptions, rng *sim.Rand) ([]
 }
 
 func init() {
-	register("alibaba", "Alibaba 2017 batch trace (CloudSimPy jobs.csv, ../shared/traces/alibaba2017/): path required; one stage per task, chained one after another (assumed)",
-		AlibabaDefaults, func(o *AlibabaOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
+	registerTrace("alibaba", "Alibaba 2017 batch trace (CloudSimPy jobs.csv, ../shared/traces/alibaba2017/): path required; one stage per task, chained one after another (assumed)",
+		AlibabaDefaults, func(o *AlibabaOptions) ([]*alibabaJob, error) {
 			if err := o.validate(); err != nil {
 				return nil, err
 			}
@@ -260,6 +275,6 @@ func init() {
 				return nil, err
 			}
 			defer f.Close()
-			return LoadAlibaba(f, o.Path, o, rng)
-		})
+			return parseAlibaba(f, o.Path, o)
+		}, buildAlibaba)
 }

@@ -15,17 +15,59 @@ type Generator struct {
 	// Options returns a fresh pointer to the options at their defaults; a
 	// scenario decodes its [workload.options] table into it.
 	Options func() any
-	// Generate builds the jobs; opts is what Options returned, filled in.
-	Generate func(opts any, rng *sim.Rand) ([]sim.JobSpec, error)
+	// Compile does, once, what does not depend on the seed (a trace
+	// loader reads and parses its file here) and returns the per-seed
+	// Source; opts is what Options returned, filled in. A scenario compiles
+	// its generator when it is loaded, so that each reset only draws.
+	Compile func(opts any) (Source, error)
+}
+
+// Source draws one seed's jobs. It keeps no state between calls and only
+// reads what Compile prepared, so one Source may serve many goroutines.
+type Source func(rng *sim.Rand) ([]sim.JobSpec, error)
+
+// Generate compiles opts and draws the jobs of one seed.
+func (g Generator) Generate(opts any, rng *sim.Rand) ([]sim.JobSpec, error) {
+	src, err := g.Compile(opts)
+	if err != nil {
+		return nil, err
+	}
+	return src(rng)
 }
 
 var generators = map[string]Generator{}
 
-// register adds a generator with typed options O.
+// register adds a generator with typed options O whose jobs are drawn from
+// the options and the seed alone.
 func register[O any](name, doc string, defaults func() *O, gen func(*O, *sim.Rand) ([]sim.JobSpec, error)) {
-	generators[name] = Generator{Name: name, Doc: doc,
-		Options:  func() any { return defaults() },
-		Generate: func(o any, r *sim.Rand) ([]sim.JobSpec, error) { return gen(o.(*O), r) }}
+	add(Generator{Name: name, Doc: doc,
+		Options: func() any { return defaults() },
+		Compile: func(o any) (Source, error) {
+			opts := o.(*O)
+			return func(r *sim.Rand) ([]sim.JobSpec, error) { return gen(opts, r) }, nil
+		}})
+}
+
+// registerTrace adds a trace loader: parse reads the file named by the
+// options once into P; build draws one seed's jobs from P.
+func registerTrace[O, P any](name, doc string, defaults func() *O, parse func(*O) (P, error), build func(*O, P, *sim.Rand) ([]sim.JobSpec, error)) {
+	add(Generator{Name: name, Doc: doc,
+		Options: func() any { return defaults() },
+		Compile: func(o any) (Source, error) {
+			opts := o.(*O)
+			p, err := parse(opts)
+			if err != nil {
+				return nil, err
+			}
+			return func(r *sim.Rand) ([]sim.JobSpec, error) { return build(opts, p, r) }, nil
+		}})
+}
+
+func add(g Generator) {
+	if _, dup := generators[g.Name]; dup {
+		panic("workload: generator " + g.Name + " registered twice")
+	}
+	generators[g.Name] = g
 }
 
 // Lookup returns the generator called name.

@@ -193,11 +193,22 @@ func LoadSWIM(r io.Reader, name string, o *SWIMOptions, rng *sim.Rand) ([]sim.Jo
 	if o == nil {
 		o = SWIMDefaults()
 	}
-	if err := o.validate(); err != nil {
-		return nil, err
-	}
 	if rng == nil {
 		return nil, errors.New("swim: nil random generator")
+	}
+	recs, err := parseSWIM(r, name, o)
+	if err != nil {
+		return nil, err
+	}
+	return buildSWIM(o, recs, rng)
+}
+
+// parseSWIM validates o and reads the trace's records, with each job's task
+// counts and medians worked out, sorted by submission and cut to max_jobs.
+// It draws nothing: the records serve every seed.
+func parseSWIM(r io.Reader, name string, o *SWIMOptions) ([]swimRecord, error) {
+	if err := o.validate(); err != nil {
+		return nil, err
 	}
 	blockBytes := o.BlockMB << 20
 	redBytes := o.ReduceMBPerTask << 20
@@ -289,6 +300,11 @@ func LoadSWIM(r io.Reader, name string, o *SWIMOptions, rng *sim.Rand) ([]sim.Jo
 	if o.MaxJobs > 0 && len(recs) > o.MaxJobs {
 		recs = recs[:o.MaxJobs]
 	}
+	return recs, nil
+}
+
+// buildSWIM draws one seed's jobs from parsed records.
+func buildSWIM(o *SWIMOptions, recs []swimRecord, rng *sim.Rand) ([]sim.JobSpec, error) {
 	am := sim.Res{VCores: o.AMVCores, MemMB: o.AMMemMB}
 	mapReq := sim.Res{VCores: o.MapVCores, MemMB: o.MapMemMB}
 	redReq := sim.Res{VCores: o.ReduceVCores, MemMB: o.ReduceMemMB}
@@ -314,8 +330,8 @@ func openTrace(path string) (*os.File, error) {
 }
 
 func init() {
-	register("swim", "SWIM MapReduce trace (e.g. Facebook 2009, ../shared/traces/swim/): path required; maps from input bytes / block_mb, reduces from shuffle bytes / reduce_mb_per_task, durations modelled (assumed)",
-		SWIMDefaults, func(o *SWIMOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
+	registerTrace("swim", "SWIM MapReduce trace (e.g. Facebook 2009, ../shared/traces/swim/): path required; maps from input bytes / block_mb, reduces from shuffle bytes / reduce_mb_per_task, durations modelled (assumed)",
+		SWIMDefaults, func(o *SWIMOptions) ([]swimRecord, error) {
 			if err := o.validate(); err != nil {
 				return nil, err
 			}
@@ -324,6 +340,6 @@ func init() {
 				return nil, err
 			}
 			defer f.Close()
-			return LoadSWIM(f, o.Path, o, rng)
-		})
+			return parseSWIM(f, o.Path, o)
+		}, buildSWIM)
 }
