@@ -10,19 +10,33 @@ const (
 	evControl                    // policy controller id runs its control cycle
 	evSample                     // timeline sample
 	evAMTick                     // ApplicationMasters' own periodic decisions
+	evReady                      // engine only: job id's AM has started up (not a model event)
 )
 
-// event is ordered by (at, seq): simultaneous events run in scheduling order.
+// event is ordered by (at, ord, seq). The model's rule is that simultaneous
+// events run in the order they were scheduled; ord and seq encode that order
+// without counting the heartbeats of idle nodes, which the engine skips (see
+// order.go): a heartbeat of node i has ord 2i, any other event ord 2x-1,
+// where x is how many of the heartbeats at its instant were scheduled before
+// it (they are always nodes 0..x-1 of that instant's heartbeats); among the
+// other events, seq is the scheduling order.
 type event struct {
 	at    Ms
 	seq   uint64
+	ord   int32
 	id    int32
 	epoch uint32
 	kind  eventKind
 }
 
 func (e *event) before(o *event) bool {
-	return e.at < o.at || (e.at == o.at && e.seq < o.seq)
+	if e.at != o.at {
+		return e.at < o.at
+	}
+	if e.ord != o.ord {
+		return e.ord < o.ord
+	}
+	return e.seq < o.seq
 }
 
 // eventQueue is a binary min-heap of events held by value (no per-event
@@ -70,9 +84,9 @@ func (q *eventQueue) pop() event {
 	return top
 }
 
-// fifoQueue holds events that are always scheduled in non-decreasing time
-// order (heartbeats: each is scheduled one interval after the current time,
-// which never goes back). A ring buffer keeps them sorted for free, so the
+// fifoQueue holds events that are always scheduled in non-decreasing
+// (time, ord) order (heartbeats: each is scheduled one interval after the
+// heartbeat being processed, and those are processed in order). A ring buffer keeps them sorted for free, so the
 // 600 heartbeats of a large cluster never touch the heap.
 type fifoQueue struct {
 	buf        []event

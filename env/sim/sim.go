@@ -169,6 +169,7 @@ type Sim struct {
 	policy *Policy
 	now    Ms
 	seq    uint64
+	cur    event // the event being processed (order.go)
 	queue  eventQueue
 	beats  fifoQueue // heartbeats, in time order
 	rng    *Rand
@@ -256,9 +257,14 @@ func New(cfg Config) (*Sim, error) {
 		}
 	}
 	s.jobsLeft = len(s.Jobs)
+	// New schedules as if it were an event at time 0 that no heartbeat
+	// precedes (see order.go); the first arrival comes before every
+	// heartbeat at its instant.
+	s.cur = event{ord: -1}
 	if len(s.Jobs) > 0 {
 		// Jobs are sorted by submission: each arrival schedules the next.
-		s.schedule(s.Jobs[0].Spec.SubmitMs, evArrival, 0, 0)
+		s.seq++
+		s.queue.push(event{at: s.Jobs[0].Spec.SubmitMs, seq: s.seq, ord: -1, kind: evArrival})
 	}
 	hb := s.model.HeartbeatMs
 	for i, n := range s.Nodes {
@@ -424,13 +430,12 @@ func (s *Sim) placeBlock(replicas int) []int32 {
 
 func (s *Sim) schedule(at Ms, kind eventKind, id int32, epoch uint32) {
 	s.seq++
-	s.queue.push(event{at: at, seq: s.seq, id: id, epoch: epoch, kind: kind})
+	s.queue.push(event{at: at, seq: s.seq, ord: s.tieOrd(at), id: id, epoch: epoch, kind: kind})
 }
 
 // scheduleBeat queues a heartbeat; at must not be before any queued one.
 func (s *Sim) scheduleBeat(at Ms, node int32) {
-	s.seq++
-	s.beats.push(event{at: at, seq: s.seq, id: node, kind: evHeartbeat})
+	s.beats.push(event{at: at, ord: beatOrd(node), id: node, kind: evHeartbeat})
 }
 
 // next returns the earliest pending event of the heap and the heartbeat
@@ -507,6 +512,7 @@ func (s *Sim) RunUntil(until Ms) bool {
 			continue // superseded by a later recompute: not an event of the model
 		}
 		s.now = ev.at
+		s.cur = ev
 		s.acct.integrate(s.now)
 		s.stats.Events++
 		s.dispatch(ev)
