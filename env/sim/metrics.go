@@ -24,7 +24,10 @@ func (s *Sim) Stats() Stats { return s.stats }
 
 // accounting integrates cluster totals over time, exactly: every change
 // happens inside an event, and the integral is brought up to the event's
-// time before the event changes anything.
+// time before the event changes anything. The sums are kept exactly (to
+// about 2^-106 relative, see sum), so they do not depend on how many events
+// without a change split an interval: an engine that skips the heartbeats
+// of idle nodes integrates the same values.
 type accounting struct {
 	lastMs  Ms
 	allocG  Res
@@ -32,10 +35,10 @@ type accounting struct {
 	cpuUsed float64 // CPU actually consumed, capped per node at capacity
 	memUsed float64 // actual memory demand
 
-	vcoreMsReserved float64
-	vcoreMsUsed     float64
-	memMBMsReserved float64
-	memMBMsUsed     float64
+	vcoreMsReserved sum
+	vcoreMsUsed     sum
+	memMBMsReserved sum
+	memMBMsUsed     sum
 }
 
 func (a *accounting) integrate(now Ms) {
@@ -44,11 +47,31 @@ func (a *accounting) integrate(now Ms) {
 		return
 	}
 	a.lastMs = now
-	a.vcoreMsReserved += dt * float64(a.allocG.VCores+a.allocO.VCores)
-	a.vcoreMsUsed += dt * a.cpuUsed
-	a.memMBMsReserved += dt * float64(a.allocG.MemMB+a.allocO.MemMB)
-	a.memMBMsUsed += dt * a.memUsed
+	a.vcoreMsReserved.addProduct(dt, float64(a.allocG.VCores+a.allocO.VCores))
+	a.vcoreMsUsed.addProduct(dt, a.cpuUsed)
+	a.memMBMsReserved.addProduct(dt, float64(a.allocG.MemMB+a.allocO.MemMB))
+	a.memMBMsUsed.addProduct(dt, a.memUsed)
 }
+
+// sum accumulates products in double-double arithmetic: each product is
+// split exactly into its float64 value and rounding error (FMA), and the
+// running sum carries its own rounding error in lo. The result is the exact
+// sum rounded to float64 unless the sum is within about 2^-106 of a rounding
+// boundary, so adding x*(a+b) or x*a + x*b gives the same float64.
+type sum struct{ hi, lo float64 }
+
+func (s *sum) addProduct(x, y float64) {
+	p := x * y
+	e := math.FMA(x, y, -p) // p + e = x*y exactly
+	t := s.hi + p
+	bp := t - s.hi
+	err := (s.hi - (t - bp)) + (p - bp) // s.hi + p = t + err exactly
+	lo := s.lo + err + e
+	s.hi = t + lo // renormalise: hi holds the float64 sum, lo the rest
+	s.lo = lo - (s.hi - t)
+}
+
+func (s sum) value() float64 { return s.hi + s.lo }
 
 // Totals returns the cluster's allocation and actual use now.
 func (s *Sim) Totals() (guaranteed, opportunistic Res, cpuUsed, memUsedMB float64) {
@@ -186,10 +209,10 @@ func (s *Sim) Summary() Summary {
 	}
 	if s.now > 0 {
 		span := float64(s.now)
-		sum.VCoresReservedMean = s.acct.vcoreMsReserved / span
-		sum.VCoresUsedMean = s.acct.vcoreMsUsed / span
-		sum.MemMBReservedMean = s.acct.memMBMsReserved / span
-		sum.MemMBUsedMean = s.acct.memMBMsUsed / span
+		sum.VCoresReservedMean = s.acct.vcoreMsReserved.value() / span
+		sum.VCoresUsedMean = s.acct.vcoreMsUsed.value() / span
+		sum.MemMBReservedMean = s.acct.memMBMsReserved.value() / span
+		sum.MemMBUsedMean = s.acct.memMBMsUsed.value() / span
 	}
 	for _, n := range s.Nodes {
 		sum.SwapMs += n.SwapMs
