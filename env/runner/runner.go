@@ -24,6 +24,8 @@ type Options struct {
 	TimelineS float64
 	// AfterEvent is passed to the engine (tests check invariants with it).
 	AfterEvent func(*sim.Sim)
+	// EveryHeartbeat is passed to the engine (sim.Config.EveryHeartbeat).
+	EveryHeartbeat bool
 }
 
 // Result is a finished run.
@@ -60,6 +62,7 @@ func RunScenario(sc *scenario.Scenario, o Options) (*Result, error) {
 		cfg.TimelineMs = sim.Ms(o.TimelineS * 1000)
 	}
 	cfg.AfterEvent = o.AfterEvent
+	cfg.EveryHeartbeat = o.EveryHeartbeat
 	s, err := sim.New(cfg)
 	if err != nil {
 		return nil, &scenario.Error{Source: sc.Source, Key: "workload", Reason: err.Error()}

@@ -90,6 +90,25 @@ func CheckInvariants(s *Sim) error {
 			return fmt.Errorf("t=%d job %d: done with %d containers", s.now, j.ID, j.Running)
 		}
 	}
+	k := 0
+	for _, j := range s.active {
+		if s.HasPending(j) {
+			if k >= len(s.asking) || s.asking[k] != j || !j.asking {
+				return fmt.Errorf("t=%d job %d: asks for containers but is not next in the asking set", s.now, j.ID)
+			}
+			k++
+		} else if j.asking {
+			return fmt.Errorf("t=%d job %d: in the asking set without a pending request", s.now, j.ID)
+		}
+	}
+	if k != len(s.asking) {
+		return fmt.Errorf("t=%d: %d jobs ask for containers, the asking set holds %d", s.now, k, len(s.asking))
+	}
+	for _, n := range s.Nodes {
+		if n.asleep && (len(n.Containers) > 0 || n.Reserved != nil) {
+			return fmt.Errorf("t=%d node %d: in the idle set with containers or a reservation", s.now, n.ID)
+		}
+	}
 	if counts[JobWaiting] != len(s.waiting) || counts[JobAdmitted] != len(s.active) {
 		return fmt.Errorf("t=%d: %d waiting / %d admitted jobs, lists hold %d / %d", s.now, counts[JobWaiting], counts[JobAdmitted], len(s.waiting), len(s.active))
 	}

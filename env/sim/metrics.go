@@ -17,10 +17,17 @@ type Stats struct {
 	Reservations int64
 	// ReducePreempted counts reducers killed by their AM for maps.
 	ReducePreempted int64
+	// Processed counts the events the engine handled: Events less the
+	// heartbeats of idle nodes it skipped (idle.go).
+	Processed int64
 }
 
 // Stats returns the counters so far.
-func (s *Sim) Stats() Stats { return s.stats }
+func (s *Sim) Stats() Stats {
+	st := s.stats
+	st.Events += s.virtualEvents()
+	return st
+}
 
 // accounting integrates cluster totals over time, exactly: every change
 // happens inside an event, and the integral is brought up to the event's
@@ -181,7 +188,7 @@ type Summary struct {
 // Summary computes the outcome so far (final once Done).
 func (s *Sim) Summary() Summary {
 	sum := Summary{Stuck: s.stuck, Truncated: s.truncated, TasksKilled: s.stats.Killed, WastedMs: s.stats.WastedMs,
-		OppLaunched: s.stats.OppLaunched, Suspended: s.stats.Suspended, Events: s.stats.Events, EndMs: s.now}
+		OppLaunched: s.stats.OppLaunched, Suspended: s.stats.Suspended, Events: s.stats.Events + s.virtualEvents(), EndMs: s.now}
 	first, last := Ms(math.MaxInt64), Ms(0)
 	var wait, comp float64
 	for _, j := range s.Jobs {

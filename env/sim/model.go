@@ -80,6 +80,8 @@ type Node struct {
 	dirty       bool
 	cpuUsedEff  float64 // min(Demand.CPU, cap): CPU actually consumed
 	swapping    bool
+	lastBeat    Ms   // its last processed heartbeat (idle.go)
+	asleep      bool // in the idle set: its heartbeats are not queued
 }
 
 // Free is the capacity not guaranteed to any container.
@@ -107,8 +109,10 @@ type Job struct {
 	Misses int
 
 	tasksLeft int
-	amReadyMs Ms  // when the AM has started up and requested its tasks
-	active    int // index in Sim.active
+	amReadyMs Ms   // when the AM has started up and requested its tasks
+	active    int  // index in Sim.active
+	admitSeq  int  // order of admission (1, 2, ...)
+	asking    bool // in Sim.asking: HasPending is true
 }
 
 // JobState is where a job is in its life.

@@ -101,6 +101,8 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	s.setUsage(t, n)
 	s.progress()
 	s.markDirty(n)
+	s.wake(n)
+	s.touch(j)
 	if t.Kind == KindAM {
 		// The AM registers and requests its tasks after it starts up.
 		s.settleAMStart(t)
@@ -114,8 +116,13 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 // The AM's start-up time delays its tasks' requests: modelled by releasing
 // at launch and letting stages wait AMStartupMs via their request time.
 func (s *Sim) settleAMStart(am *Task) {
-	am.Job.amReadyMs = s.now + s.model.AMStartupMs
-	s.releaseReady(am.Job)
+	j := am.Job
+	j.amReadyMs = s.now + s.model.AMStartupMs
+	if j.amReadyMs > s.now {
+		// The job asks for its tasks then, without a model event.
+		s.ready.push(event{at: j.amReadyMs, ord: ordFirst, seq: uint64(j.ID), id: j.ID, kind: evReady})
+	}
+	s.releaseReady(j)
 }
 
 // LocalityOf is how close node n is to t's input block (maps only; other
@@ -181,6 +188,7 @@ func (s *Sim) removeContainer(t *Task) {
 	t.pos = -1
 	t.Node = nil
 	s.markDirty(n)
+	s.touch(j)
 }
 
 // complete ends t successfully.
@@ -225,6 +233,7 @@ func (s *Sim) finishJob(j *Job) {
 	j.State = JobDone
 	j.FinishMs = s.now
 	s.jobsLeft--
+	s.touch(j)
 	// Drop any node reservation held for the job.
 	for _, n := range s.Nodes {
 		if n.Reserved != nil && n.Reserved.Job == j {
@@ -265,6 +274,7 @@ func (s *Sim) releaseReady(j *Job) {
 				s.enqueue(t, false)
 			}
 		}
+		s.touch(j)
 	}
 }
 
@@ -322,6 +332,7 @@ func (s *Sim) Kill(t *Task) error {
 	t.swapped, t.swapIn, t.stall = 0, 0, 0
 	t.Locality = NodeLocal
 	s.enqueue(t, true)
+	s.touch(t.Job)
 	for _, l := range s.listeners {
 		l.TaskEnded(s, t, Killed)
 	}
@@ -458,6 +469,7 @@ func (s *Sim) Reserve(n *Node, t *Task) error {
 	}
 	n.Reserved = t
 	t.reservedOn = n
+	s.wake(n)
 	return nil
 }
 

@@ -158,8 +158,13 @@ type Config struct {
 	RecordTasks bool
 	// TimelineMs samples cluster state at this interval; 0 means none.
 	TimelineMs Ms
-	// AfterEvent, if set, is called after every event (invariant tests).
+	// AfterEvent, if set, is called after every event the engine processes
+	// (invariant tests): not after the heartbeats of idle nodes it skips.
 	AfterEvent func(*Sim)
+	// EveryHeartbeat makes the engine process every heartbeat, also those
+	// of idle nodes that change nothing (see idle.go): the reference the
+	// shortcut is tested against. Results are the same either way.
+	EveryHeartbeat bool
 }
 
 // Sim is one run of the cluster model.
@@ -171,7 +176,11 @@ type Sim struct {
 	seq    uint64
 	cur    event // the event being processed (order.go)
 	queue  eventQueue
-	beats  fifoQueue // heartbeats, in time order
+	beats  fifoQueue  // heartbeats of nodes that are not idle, in order
+	wakes  eventQueue // first heartbeats of nodes taken out of the idle set
+	ready  eventQueue // engine events: a job's AM has started up (idle.go)
+	idle   idleSet
+	pos    pos // the last event processed (real or skipped)
 	rng    *Rand
 
 	Nodes    []*Node
@@ -182,6 +191,8 @@ type Sim struct {
 
 	waiting  []*Job // submitted, not admitted, in submission order
 	active   []*Job // admitted, not done, in admission order
+	asking   []*Job // admitted jobs with HasPending, in admission order
+	admitted int    // jobs admitted so far
 	jobsLeft int
 	arrived  int
 
@@ -266,10 +277,10 @@ func New(cfg Config) (*Sim, error) {
 		s.seq++
 		s.queue.push(event{at: s.Jobs[0].Spec.SubmitMs, seq: s.seq, ord: -1, kind: evArrival})
 	}
-	hb := s.model.HeartbeatMs
-	for i, n := range s.Nodes {
+	s.initIdle()
+	for _, n := range s.Nodes {
 		// Stagger heartbeats evenly over one interval, as real NMs drift.
-		s.scheduleBeat(Ms(i)*hb/Ms(len(s.Nodes)), n.ID)
+		s.scheduleBeat(s.beatOffset(n.ID), n.ID)
 	}
 	for i, c := range cfg.Policy.Controls {
 		if c.ControlIntervalMs() <= 0 {
@@ -438,22 +449,37 @@ func (s *Sim) scheduleBeat(at Ms, node int32) {
 	s.beats.push(event{at: at, ord: beatOrd(node), id: node, kind: evHeartbeat})
 }
 
-// next returns the earliest pending event of the heap and the heartbeat
-// FIFO, without removing it, or nil.
-func (s *Sim) next() (e *event, fromBeats bool) {
-	switch {
-	case s.beats.size == 0 && s.queue.len() == 0:
-		return nil, false
-	case s.beats.size == 0:
-		return s.queue.peek(), false
-	case s.queue.len() == 0:
-		return s.beats.peek(), true
+// Sources of events, merged in order by peek.
+const (
+	srcQueue = iota // model events other than heartbeats
+	srcBeats        // heartbeats of nodes that are not idle
+	srcWakes        // first heartbeats of nodes woken up
+	srcIdle         // the idle cursor: heartbeats of idle nodes while demand waits
+	srcReady        // engine events: an AM has started up
+)
+
+// peek returns the earliest pending event and its source, without removing
+// it, or nil.
+func (s *Sim) peek() (e *event, src int) {
+	consider := func(c *event, from int) {
+		if c != nil && (e == nil || c.before(e)) {
+			e, src = c, from
+		}
 	}
-	h, b := s.queue.peek(), s.beats.peek()
-	if b.before(h) {
-		return b, true
+	if s.queue.len() > 0 {
+		consider(s.queue.peek(), srcQueue)
 	}
-	return h, false
+	if s.beats.size > 0 {
+		consider(s.beats.peek(), srcBeats)
+	}
+	if s.wakes.len() > 0 {
+		consider(s.wakes.peek(), srcWakes)
+	}
+	if s.ready.len() > 0 {
+		consider(s.ready.peek(), srcReady)
+	}
+	consider(s.idleCursor(), srcIdle)
+	return e, src
 }
 
 // Now returns the current simulated time.
@@ -487,34 +513,56 @@ func (s *Sim) Run() Summary {
 // run) and leaves the clock at until. It returns whether the run has ended.
 func (s *Sim) RunUntil(until Ms) bool {
 	for !s.ended {
-		e, fromBeats := s.next()
+		e, src := s.peek()
 		if e == nil {
 			s.finish(false)
 			break
 		}
+		if s.stallSkipped(e, until) {
+			continue
+		}
+		if s.ended {
+			break
+		}
 		if e.at >= until {
 			s.now = until
+			s.pos = pos{at: until, ord: ordFirst}
 			return false
 		}
 		if s.cfg.MaxMs > 0 && e.at > s.cfg.MaxMs {
 			s.now = s.cfg.MaxMs
+			s.pos = pos{at: s.cfg.MaxMs, ord: math.MaxInt32}
 			s.truncated = true
 			s.finish(false)
 			break
 		}
 		var ev event
-		if fromBeats {
-			ev = s.beats.pop()
-		} else {
+		switch src {
+		case srcQueue:
 			ev = s.queue.pop()
+		case srcBeats:
+			ev = s.beats.pop()
+		case srcWakes:
+			ev = s.wakes.pop()
+		case srcIdle:
+			ev = *e
+			s.idleRemove(s.Nodes[ev.id])
+		case srcReady:
+			ev = s.ready.pop()
+			s.now = ev.at
+			s.pos = pos{at: ev.at, ord: ordFirst}
+			s.touch(s.Jobs[ev.id])
+			continue
 		}
 		if ev.kind == evBoundary && ev.epoch != s.Nodes[ev.id].epoch {
 			continue // superseded by a later recompute: not an event of the model
 		}
 		s.now = ev.at
 		s.cur = ev
+		s.pos = pos{at: ev.at, ord: ev.ord}
 		s.acct.integrate(s.now)
 		s.stats.Events++
+		s.stats.Processed++
 		s.dispatch(ev)
 		s.flushDirty()
 		if s.jobsLeft == 0 {
@@ -561,6 +609,7 @@ func (s *Sim) arrive(j *Job) {
 		s.schedule(s.Jobs[next].Spec.SubmitMs, evArrival, int32(next), 0)
 	}
 	s.waiting = append(s.waiting, j)
+	s.idle.cursorOK = false
 	s.progress()
 	for _, l := range s.jobLis {
 		l.JobArrived(s, j)
@@ -587,6 +636,7 @@ func (s *Sim) tryAdmit() {
 	}
 	if admitted > 0 {
 		s.waiting = append(s.waiting[:0], s.waiting[admitted:]...)
+		s.idle.cursorOK = false
 	}
 }
 
@@ -595,13 +645,17 @@ func (s *Sim) admit(j *Job) {
 	j.AdmitMs = s.now
 	j.active = len(s.active)
 	s.active = append(s.active, j)
+	s.admitted++
+	j.admitSeq = s.admitted
 	s.progress()
 	if j.AM == nil {
 		s.releaseReady(j)
 	}
+	s.touch(j)
 }
 
 func (s *Sim) heartbeat(n *Node) {
+	s.catchUp(n)
 	s.advance(n)
 	if s.now >= n.nextSample {
 		s.sampleUsage(n)
@@ -618,7 +672,7 @@ func (s *Sim) heartbeat(n *Node) {
 	}
 	// Anything that changed the node (a launch, a kill, a usage sample, a
 	// phase end) has marked it dirty already.
-	s.scheduleBeat(s.now+s.model.HeartbeatMs, n.ID)
+	s.beatDone(n)
 }
 
 func (s *Sim) progress() { s.lastProgress = s.now }
@@ -638,6 +692,7 @@ func (s *Sim) stalled() bool {
 }
 
 func (s *Sim) finish(stuck bool) {
+	s.stats.Events += s.virtualEvents()
 	s.ended = true
 	s.stuck = stuck
 	for _, n := range s.Nodes {
@@ -658,4 +713,37 @@ func (s *Sim) finish(stuck bool) {
 	}
 	// Every job is now done, stuck or unfinished: none waits or runs.
 	s.waiting, s.active = nil, nil
+	for _, j := range s.asking {
+		j.asking = false
+	}
+	s.asking = nil
+}
+
+// stallSkipped makes the model's stall check at the skipped heartbeats of
+// idle nodes before e: the check runs after every event, so a stall is
+// declared at the first heartbeat more than StallMs after the last progress,
+// whether or not the engine processes it. It reports whether it handled one
+// (the run may have ended).
+func (s *Sim) stallSkipped(e *event, until Ms) bool {
+	if !s.idle.on || s.idle.count == 0 || s.arrived != len(s.Jobs) || s.jobsLeft == 0 {
+		return false
+	}
+	th := s.lastProgress + s.cfg.StallMs
+	if e.at <= th || !s.quiet() {
+		return false // no skipped heartbeat after th comes first, or none is skipped
+	}
+	from := s.pos
+	if from.at < th {
+		from = pos{at: th, ord: math.MaxInt32}
+	}
+	v, ok := s.nextIdleBeat(from)
+	if !ok || !v.before(e) || v.at >= until || (s.cfg.MaxMs > 0 && v.at > s.cfg.MaxMs) {
+		return false
+	}
+	s.now = v.at
+	s.pos = pos{at: v.at, ord: v.ord}
+	if s.stalled() {
+		s.finish(true)
+	}
+	return true
 }

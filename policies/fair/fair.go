@@ -50,6 +50,10 @@ func (o *Order) Prepare(s *sim.Sim) {
 	o.fresh = false
 }
 
+// IdleNoop implements sim.IdleNoop: Prepare only marks the queue totals
+// stale, and they are recomputed before any use.
+func (o *Order) IdleNoop() bool { return true }
+
 func (o *Order) queueUsage() {
 	clear(o.usage)
 	clear(o.am)
