@@ -6,7 +6,7 @@ type eventKind uint8
 const (
 	evArrival   eventKind = iota // job id submits
 	evHeartbeat                  // node id heartbeats to the ResourceManager
-	evBoundary                   // node id: a task there reaches a phase end (valid while epoch matches)
+	evBoundary                   // node id: a task there reaches a phase end
 	evControl                    // policy controller id runs its control cycle
 	evSample                     // timeline sample
 	evAMTick                     // ApplicationMasters' own periodic decisions
@@ -21,12 +21,11 @@ const (
 // it (they are always nodes 0..x-1 of that instant's heartbeats); among the
 // other events, seq is the scheduling order.
 type event struct {
-	at    Ms
-	seq   uint64
-	ord   int32
-	id    int32
-	epoch uint32
-	kind  eventKind
+	at   Ms
+	seq  uint64
+	ord  int32
+	id   int32
+	kind eventKind
 }
 
 func (e *event) before(o *event) bool {
@@ -112,4 +111,115 @@ func (q *fifoQueue) pop() event {
 	q.head = (q.head + 1) % len(q.buf)
 	q.size--
 	return e
+}
+
+// nodeQueue is a binary min-heap holding at most one event per node (its
+// next phase boundary), which can be moved or withdrawn in place: a
+// recomputed boundary replaces the node's event instead of leaving a stale
+// one behind.
+type nodeQueue struct {
+	h   []event
+	idx []int32 // per node: its event's index in h, -1 if none
+}
+
+func (q *nodeQueue) init(nodes int) {
+	q.idx = make([]int32, nodes)
+	for i := range q.idx {
+		q.idx[i] = -1
+	}
+}
+
+func (q *nodeQueue) len() int { return len(q.h) }
+
+func (q *nodeQueue) peek() *event { return &q.h[0] }
+
+// set inserts node e.id's event or replaces the one it has.
+func (q *nodeQueue) set(e event) {
+	i := int(q.idx[e.id])
+	if i < 0 {
+		i = len(q.h)
+		q.h = append(q.h, e)
+		q.idx[e.id] = int32(i)
+		q.up(i)
+		return
+	}
+	old := q.h[i]
+	q.h[i] = e
+	if e.before(&old) {
+		q.up(i)
+	} else {
+		q.down(i)
+	}
+}
+
+// remove withdraws node id's event, if any.
+func (q *nodeQueue) remove(id int32) {
+	i := int(q.idx[id])
+	if i < 0 {
+		return
+	}
+	q.idx[id] = -1
+	last := len(q.h) - 1
+	if i != last {
+		moved := q.h[last]
+		q.h[i] = moved
+		q.idx[moved.id] = int32(i)
+		q.h = q.h[:last]
+		if i > 0 && moved.before(&q.h[(i-1)/2]) {
+			q.up(i)
+		} else {
+			q.down(i)
+		}
+		return
+	}
+	q.h = q.h[:last]
+}
+
+// drop removes e if it is still queued, unchanged since it was peeked.
+func (q *nodeQueue) drop(e event) {
+	if i := q.idx[e.id]; i >= 0 && q.h[i].seq == e.seq && q.h[i].at == e.at {
+		q.remove(e.id)
+	}
+}
+
+func (q *nodeQueue) pop() event {
+	e := q.h[0]
+	q.remove(e.id)
+	return e
+}
+
+func (q *nodeQueue) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !q.h[i].before(&q.h[p]) {
+			break
+		}
+		q.swap(i, p)
+		i = p
+	}
+}
+
+func (q *nodeQueue) down(i int) {
+	n := len(q.h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && q.h[r].before(&q.h[l]) {
+			m = r
+		}
+		if !q.h[m].before(&q.h[i]) {
+			return
+		}
+		q.swap(i, m)
+		i = m
+	}
+}
+
+func (q *nodeQueue) swap(i, j int) {
+	q.h[i], q.h[j] = q.h[j], q.h[i]
+	q.idx[q.h[i].id] = int32(i)
+	q.idx[q.h[j].id] = int32(j)
 }

@@ -64,6 +64,9 @@ type Node struct {
 	// Containers are the tasks holding a container here (running or
 	// suspended, AMs included), in launch order.
 	Containers []*Task
+	// slots[i] is the progress of Containers[i]: the loops that run on every
+	// event of the node read this dense array, not the tasks.
+	slots []slot
 	// Demand is the sum of the containers' actual usage.
 	Demand Usage
 	// Reserved is the task this node is reserved for (YARN reserves a node
@@ -76,12 +79,22 @@ type Node struct {
 	lastReduce  Ms // when a reducer last launched here (typed slots), -1 before
 	nextSample  Ms
 	boundaryAt  Ms // time of the pending boundary event, -1 if none
-	epoch       uint32
 	dirty       bool
-	cpuUsedEff  float64 // min(Demand.CPU, cap): CPU actually consumed
+	cpuUsedEff  float64    // min(Demand.CPU, cap): CPU actually consumed
+	shares      [3]float64 // CPU share, IO share and swap factor at the last recompute
 	swapping    bool
 	lastBeat    Ms   // its last processed heartbeat (idle.go)
+	resvAt      int  // index in Sim.reserved while Reserved is set
 	asleep      bool // in the idle set: its heartbeats are not queued
+}
+
+// slot is the progress of a task in a container.
+type slot struct {
+	left  float64 // work left in the task's phase, in nominal seconds
+	rate  float64 // nominal seconds of work per simulated second
+	total float64 // a gated shuffle's phase work (Task.work)
+	prev  *Stage  // a shuffle's gating stage, nil if its gate is left itself
+	flags uint8   // slotDirty, slotRun, ...
 }
 
 // Free is the capacity not guaranteed to any container.
@@ -146,6 +159,7 @@ type Stage struct {
 	LastStartMs Ms
 
 	phases []Phase
+	gated  int     // tasks in a container waiting for map outputs (Task.gated)
 	queue  []*Task // FIFO of pending tasks; entries no longer pending are skipped
 	head   int
 	byNode map[int32][]*Task // maps waiting, by node holding a replica of their block
@@ -153,45 +167,48 @@ type Stage struct {
 }
 
 // Task is one container's work at run time.
+//
+// The fields that the engine reads on every event of the task's node
+// (recompute) come first, within one cache line; tasks are allocated a job
+// at a time, so a job's tasks lie together in memory. The work left and the
+// rate of a task in a container are its node's (Node.slots).
 type Task struct {
-	ID    int32
-	Job   *Job
-	Stage *Stage // nil for an AM
-	Index int
-	Kind  TaskKind
-	Req   Res
-	DurMs Ms
-
+	phases    []Phase
+	phase     int
 	State     TaskState
-	Attempt   int32
-	Node      *Node
+	Kind      TaskKind
+	gated     bool // shuffle waiting for map outputs
 	Container ContainerKind
 	Locality  Locality
+	stall     Ms // no progress before this time (paging back in), 0 if none
+
+	Stage  *Stage // nil for an AM
+	Job    *Job
+	DurMs  Ms
+	shrunk int64 // vCores the container was shrunk to, 0 if not shrunk
+	// Use is the task's actual usage now.
+	Use Usage
+	Req Res
 	// Alloc is what the container holds now: Req, less vCores freed by
 	// suspension or shrinking.
 	Alloc Res
-	// Use is the task's actual usage now.
-	Use Usage
+	// jitCPU, jitMem, jitIO are the current usage fluctuation factors.
+	jitCPU, jitMem, jitIO float64
+
+	ID      int32
+	Attempt int32
+	Index   int
+	pos     int // index in Node.Containers
+	Node    *Node
 	// Replicas are the nodes holding the task's input block (maps only).
 	Replicas []int32
 	// StartMs is when the current attempt started; FirstStartMs the first.
 	StartMs      Ms
 	FirstStartMs Ms
 	FinishMs     Ms
-
-	phases  []Phase
-	phase   int
-	left    float64 // work left in the phase, in nominal seconds
-	rate    float64 // nominal seconds of work per simulated second
-	gated   bool    // shuffle waiting for map outputs
-	shrunk  int64   // vCores the container was shrunk to, 0 if not shrunk
-	swapped int64   // MB a suspended container's process had paged out (SwapOut)
-	swapIn  Ms      // time the process needs on resume to page swapped back in
-	stall   Ms      // no progress before this time (paging back in), 0 if none
-	rngSeed uint64
-	// jitCPU, jitMem, jitIO are the current usage fluctuation factors.
-	jitCPU, jitMem, jitIO float64
-	pos                   int // index in Node.Containers
+	swapped      int64 // MB a suspended container's process had paged out (SwapOut)
+	swapIn       Ms    // time the process needs on resume to page swapped back in
+	rngSeed      uint64
 	// reservedOn is the node reserved for this task, if any.
 	reservedOn *Node
 }
@@ -220,7 +237,7 @@ func (t *Task) Progress() float64 {
 		case i < t.phase:
 			done += w
 		case i == t.phase:
-			done += w - t.left
+			done += w - t.Node.slots[t.pos].left
 		}
 	}
 	if total == 0 {
@@ -259,6 +276,19 @@ func (t *Task) Swapped() bool { return t.swapped > 0 }
 
 // Gated reports whether a reducer is idling in shuffle, waiting for maps.
 func (t *Task) Gated() bool { return t.gated }
+
+// setGated sets t.gated, keeping its stage's count.
+func (t *Task) setGated(g bool) {
+	if g == t.gated {
+		return
+	}
+	t.gated = g
+	if g {
+		t.Stage.gated++
+	} else {
+		t.Stage.gated--
+	}
+}
 
 func (t *Task) work(i int) float64 {
 	ph := &t.phases[i]

@@ -52,8 +52,7 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	}
 	s.advance(n)
 	if t.reservedOn != nil {
-		t.reservedOn.Reserved = nil
-		t.reservedOn = nil
+		s.Unreserve(t.reservedOn)
 	}
 	j := t.Job
 	t.State = TaskRunning
@@ -65,11 +64,11 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		t.FirstStartMs = s.now
 	}
 	t.phase = 0
-	t.left = 0
+	left := 0.0
 	if len(t.phases) > 0 {
-		t.left = t.work(0)
+		left = t.work(0)
 	}
-	t.gated = false
+	t.setGated(false)
 	t.shrunk = 0
 	t.swapped, t.swapIn, t.stall = 0, 0, 0
 	if alloc.VCores < t.Req.VCores {
@@ -78,6 +77,7 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	t.Locality = s.LocalityOf(t, n)
 	t.pos = len(n.Containers)
 	n.Containers = append(n.Containers, t)
+	n.slots = append(n.slots, slot{left: left, flags: slotDirty})
 	if kind == Guaranteed {
 		n.Alloc = n.Alloc.Add(alloc)
 		s.acct.allocG = s.acct.allocG.Add(alloc)
@@ -106,7 +106,7 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	if t.Kind == KindAM {
 		// The AM registers and requests its tasks after it starts up.
 		s.settleAMStart(t)
-	} else if len(t.phases) == 0 || t.left <= epsWork {
+	} else if len(t.phases) == 0 || left <= epsWork {
 		s.settle(n)
 	}
 	return nil
@@ -164,6 +164,8 @@ func (s *Sim) removeContainer(t *Task) {
 	copy(n.Containers[t.pos:], n.Containers[t.pos+1:])
 	n.Containers[len(n.Containers)-1] = nil
 	n.Containers = n.Containers[:len(n.Containers)-1]
+	copy(n.slots[t.pos:], n.slots[t.pos+1:])
+	n.slots = n.slots[:len(n.slots)-1]
 	for i := t.pos; i < len(n.Containers); i++ {
 		n.Containers[i].pos = i
 	}
@@ -184,7 +186,6 @@ func (s *Sim) removeContainer(t *Task) {
 	s.acct.memUsed -= t.Use.MemMB
 	n.Demand = n.Demand.sub(t.Use)
 	t.Use = Usage{}
-	t.rate = 0
 	t.pos = -1
 	t.Node = nil
 	s.markDirty(n)
@@ -212,7 +213,7 @@ func (s *Sim) complete(t *Task) {
 	}
 	// Later stages may now pass slow-start; gated reducers may fetch more.
 	s.releaseReady(j)
-	if st.Index+1 < len(j.Stages) {
+	if st.Index+1 < len(j.Stages) && j.Stages[st.Index+1].gated > 0 {
 		for _, r := range j.Stages[st.Index+1].Tasks {
 			if r.gated && r.Node != nil {
 				s.markDirty(r.Node)
@@ -234,9 +235,11 @@ func (s *Sim) finishJob(j *Job) {
 	j.FinishMs = s.now
 	s.jobsLeft--
 	s.touch(j)
-	// Drop any node reservation held for the job.
-	for _, n := range s.Nodes {
-		if n.Reserved != nil && n.Reserved.Job == j {
+	// Drop any node reservation held for the job. (Unreserve moves the
+	// last reserved node into the slot it frees: going backwards, that node
+	// has been looked at already.)
+	for i := len(s.reserved) - 1; i >= 0; i-- {
+		if n := s.reserved[i]; n.Reserved.Job == j {
 			s.Unreserve(n)
 		}
 	}
@@ -327,7 +330,7 @@ func (s *Sim) Kill(t *Task) error {
 	t.State = TaskPending
 	t.Attempt++
 	t.StartMs = -1
-	t.gated = false
+	t.setGated(false)
 	t.shrunk = 0
 	t.swapped, t.swapIn, t.stall = 0, 0, 0
 	t.Locality = NodeLocal
@@ -467,6 +470,10 @@ func (s *Sim) Reserve(n *Node, t *Task) error {
 	if n.Reserved == nil {
 		s.stats.Reservations++
 	}
+	if n.Reserved == nil {
+		n.resvAt = len(s.reserved)
+		s.reserved = append(s.reserved, n)
+	}
 	n.Reserved = t
 	t.reservedOn = n
 	s.wake(n)
@@ -478,6 +485,11 @@ func (s *Sim) Unreserve(n *Node) {
 	if n.Reserved != nil {
 		n.Reserved.reservedOn = nil
 		n.Reserved = nil
+		last := s.reserved[len(s.reserved)-1]
+		s.reserved[n.resvAt] = last
+		last.resvAt = n.resvAt
+		s.reserved[len(s.reserved)-1] = nil
+		s.reserved = s.reserved[:len(s.reserved)-1]
 	}
 }
 

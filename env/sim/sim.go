@@ -176,12 +176,17 @@ type Sim struct {
 	seq    uint64
 	cur    event // the event being processed (order.go)
 	queue  eventQueue
+	bounds nodeQueue  // each node's next phase boundary
 	beats  fifoQueue  // heartbeats of nodes that are not idle, in order
 	wakes  eventQueue // first heartbeats of nodes taken out of the idle set
 	ready  eventQueue // engine events: a job's AM has started up (idle.go)
 	idle   idleSet
 	pos    pos // the last event processed (real or skipped)
 	rng    *Rand
+	// replicaBuf is where placeBlock carves map input blocks from.
+	replicaBuf []int32
+	rackNodes  [][]int32 // the nodes of each rack
+	gateBuf    []float64 // recompute's scratch: each container's shuffle gate
 
 	Nodes    []*Node
 	Jobs     []*Job
@@ -189,10 +194,11 @@ type Sim struct {
 	racks    int
 	capacity Res
 
-	waiting  []*Job // submitted, not admitted, in submission order
-	active   []*Job // admitted, not done, in admission order
-	asking   []*Job // admitted jobs with HasPending, in admission order
-	admitted int    // jobs admitted so far
+	waiting  []*Job  // submitted, not admitted, in submission order
+	active   []*Job  // admitted, not done, in admission order
+	asking   []*Job  // admitted jobs with HasPending, in admission order
+	reserved []*Node // nodes with a reservation, in no order
+	admitted int     // jobs admitted so far
 	jobsLeft int
 	arrived  int
 
@@ -213,7 +219,17 @@ type Sim struct {
 }
 
 // New validates cfg and builds a run. Nothing runs until Run or RunUntil.
-func New(cfg Config) (*Sim, error) {
+func New(cfg Config) (*Sim, error) { return newSim(cfg, true) }
+
+// Validate checks cfg exactly as New does, with the same errors, without
+// building the run: no task is made and no block placed, so it costs little
+// however large the workload.
+func Validate(cfg Config) error {
+	_, err := newSim(cfg, false)
+	return err
+}
+
+func newSim(cfg Config, build bool) (*Sim, error) {
 	if len(cfg.Nodes) == 0 {
 		return nil, errors.New("the cluster has no nodes")
 	}
@@ -249,13 +265,17 @@ func New(cfg Config) (*Sim, error) {
 		}
 		s.Nodes = append(s.Nodes, &Node{ID: int32(i), Spec: ns, boundaryAt: -1, lastReduce: -1})
 	}
+	s.rackNodes = make([][]int32, s.racks)
+	for _, n := range s.Nodes {
+		s.rackNodes[n.Spec.Rack] = append(s.rackNodes[n.Spec.Rack], n.ID)
+	}
 	order := make([]int, len(cfg.Jobs))
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return cfg.Jobs[order[a]].SubmitMs < cfg.Jobs[order[b]].SubmitMs })
 	for _, ji := range order {
-		if err := s.addJob(&cfg.Jobs[ji], maxCap); err != nil {
+		if err := s.addJob(&cfg.Jobs[ji], maxCap, build); err != nil {
 			return nil, err
 		}
 	}
@@ -278,6 +298,7 @@ func New(cfg Config) (*Sim, error) {
 		s.queue.push(event{at: s.Jobs[0].Spec.SubmitMs, seq: s.seq, ord: -1, kind: evArrival})
 	}
 	s.initIdle()
+	s.bounds.init(len(s.Nodes))
 	for _, n := range s.Nodes {
 		// Stagger heartbeats evenly over one interval, as real NMs drift.
 		s.scheduleBeat(s.beatOffset(n.ID), n.ID)
@@ -286,12 +307,12 @@ func New(cfg Config) (*Sim, error) {
 		if c.ControlIntervalMs() <= 0 {
 			return nil, fmt.Errorf("policy %s: control cycle %d has a non-positive interval", cfg.Policy.Name, i)
 		}
-		s.schedule(c.ControlIntervalMs(), evControl, int32(i), 0)
+		s.schedule(c.ControlIntervalMs(), evControl, int32(i))
 	}
 	if cfg.TimelineMs > 0 {
-		s.schedule(0, evSample, 0, 0)
+		s.schedule(0, evSample, 0)
 	}
-	s.schedule(s.model.AMTickMs, evAMTick, 0, 0)
+	s.schedule(s.model.AMTickMs, evAMTick, 0)
 	return s, nil
 }
 
@@ -320,19 +341,34 @@ func (s *Sim) parts() []any {
 	return uniq
 }
 
-func (s *Sim) addJob(spec *JobSpec, maxCap Res) error {
+func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 	j := &Job{ID: int32(len(s.Jobs)), Spec: spec, StartMs: -1, FinishMs: -1, active: -1}
 	if spec.SubmitMs < 0 {
 		return fmt.Errorf("job %q: negative submit time", spec.Name)
+	}
+	if len(spec.Stages) == 0 {
+		return fmt.Errorf("job %q has no stages", spec.Name)
+	}
+	// The job's tasks are allocated together (see Task).
+	n := 0
+	for si := range spec.Stages {
+		n += len(spec.Stages[si].DurationsMs)
+	}
+	if !spec.AM.IsZero() {
+		n++
+	}
+	var chunk []Task
+	if build {
+		chunk = make([]Task, n)
 	}
 	if !spec.AM.IsZero() {
 		if !spec.AM.Fits(maxCap) {
 			return fmt.Errorf("job %q: AM request %v is larger than any node", spec.Name, spec.AM)
 		}
-		j.AM = s.newTask(j, nil, 0, KindAM, spec.AM, 0, AMProfile.Phases)
-	}
-	if len(spec.Stages) == 0 {
-		return fmt.Errorf("job %q has no stages", spec.Name)
+		if build {
+			j.AM = s.newTask(&chunk[0], j, nil, 0, KindAM, spec.AM, 0, AMProfile.Phases)
+			chunk = chunk[1:]
+		}
 	}
 	for si := range spec.Stages {
 		ss := &spec.Stages[si]
@@ -357,7 +393,15 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res) error {
 		if ss.SlowStart < 0 || ss.SlowStart > 1 {
 			return fmt.Errorf("job %q stage %q: slow-start %v outside [0, 1]", spec.Name, ss.Name, ss.SlowStart)
 		}
-		st := &Stage{Index: si, Spec: ss}
+		if !build {
+			for ti, d := range ss.DurationsMs {
+				if d < 0 {
+					return fmt.Errorf("job %q stage %q task %d: negative duration", spec.Name, ss.Name, ti)
+				}
+			}
+			continue
+		}
+		st := &Stage{Index: si, Spec: ss, Tasks: make([]*Task, 0, len(ss.DurationsMs))}
 		st.phases = ss.Profile.Phases
 		replicas := ss.BlockReplicas
 		if replicas <= 0 {
@@ -367,7 +411,8 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res) error {
 			if d < 0 {
 				return fmt.Errorf("job %q stage %q task %d: negative duration", spec.Name, ss.Name, ti)
 			}
-			t := s.newTask(j, st, ti, ss.Kind, ss.Req, d, st.phases)
+			t := s.newTask(&chunk[0], j, st, ti, ss.Kind, ss.Req, d, st.phases)
+			chunk = chunk[1:]
 			if ss.Kind == KindMap {
 				t.Replicas = s.placeBlock(replicas)
 			}
@@ -376,12 +421,14 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res) error {
 		}
 		j.Stages = append(j.Stages, st)
 	}
-	s.Jobs = append(s.Jobs, j)
+	if build {
+		s.Jobs = append(s.Jobs, j)
+	}
 	return nil
 }
 
-func (s *Sim) newTask(j *Job, st *Stage, idx int, kind TaskKind, req Res, dur Ms, phases []Phase) *Task {
-	t := &Task{ID: int32(len(s.Tasks)), Job: j, Stage: st, Index: idx, Kind: kind, Req: req, DurMs: dur,
+func (s *Sim) newTask(t *Task, j *Job, st *Stage, idx int, kind TaskKind, req Res, dur Ms, phases []Phase) *Task {
+	*t = Task{ID: int32(len(s.Tasks)), Job: j, Stage: st, Index: idx, Kind: kind, Req: req, DurMs: dur,
 		phases: phases, StartMs: -1, FirstStartMs: -1, FinishMs: -1, pos: -1}
 	t.rngSeed = DeriveSeed(s.cfg.Seed, HashString("task"), uint64(t.ID))
 	s.Tasks = append(s.Tasks, t)
@@ -396,7 +443,13 @@ func (s *Sim) placeBlock(replicas int) []int32 {
 	if replicas > n {
 		replicas = n
 	}
-	out := make([]int32, 0, replicas)
+	// Blocks are placed once and never change: carve them from a shared
+	// buffer rather than allocating each.
+	if cap(s.replicaBuf)-len(s.replicaBuf) < replicas {
+		s.replicaBuf = make([]int32, 0, max(4096, replicas))
+	}
+	out := s.replicaBuf[len(s.replicaBuf) : len(s.replicaBuf) : len(s.replicaBuf)+replicas]
+	s.replicaBuf = s.replicaBuf[:len(s.replicaBuf)+replicas]
 	has := func(id int32) bool {
 		for _, x := range out {
 			if x == id {
@@ -415,6 +468,13 @@ func (s *Sim) placeBlock(replicas int) []int32 {
 			want = func(x *Node) bool { return x.Spec.Rack != r }
 		case len(out) >= 2:
 			r := s.Nodes[out[1]].Spec.Rack
+			if members := s.rackNodes[r]; n > directRackDraw*len(members) {
+				// Drawing nodes of the whole cluster until one is on rack
+				// r would take n/len(members) draws: draw among its
+				// members instead (the same uniform choice).
+				out = append(out, s.drawOnRack(members, has))
+				continue
+			}
 			want = func(x *Node) bool { return x.Spec.Rack == r }
 		default:
 			want = func(*Node) bool { return true }
@@ -439,9 +499,43 @@ func (s *Sim) placeBlock(replicas int) []int32 {
 	return out
 }
 
-func (s *Sim) schedule(at Ms, kind eventKind, id int32, epoch uint32) {
+// directRackDraw: placeBlock draws a replica on a given rack among the
+// rack's nodes when the cluster has more than this many times as many nodes
+// (a large cluster of small racks); below, it draws from the whole cluster
+// until a node of the rack comes up, as it always has (the same results as
+// before for every cluster of up to 64 racks' worth of nodes).
+const directRackDraw = 64
+
+// drawOnRack picks a node of members not yet holding a replica, uniformly,
+// or if every one does, any node that does not.
+func (s *Sim) drawOnRack(members []int32, has func(int32) bool) int32 {
+	free := 0
+	for _, m := range members {
+		if !has(m) {
+			free++
+		}
+	}
+	if free > 0 {
+		k := s.rng.IntN(free)
+		for _, m := range members {
+			if !has(m) {
+				if k == 0 {
+					return m
+				}
+				k--
+			}
+		}
+	}
+	for {
+		if c := int32(s.rng.IntN(len(s.Nodes))); !has(c) {
+			return c
+		}
+	}
+}
+
+func (s *Sim) schedule(at Ms, kind eventKind, id int32) {
 	s.seq++
-	s.queue.push(event{at: at, seq: s.seq, ord: s.tieOrd(at), id: id, epoch: epoch, kind: kind})
+	s.queue.push(event{at: at, seq: s.seq, ord: s.tieOrd(at), id: id, kind: kind})
 }
 
 // scheduleBeat queues a heartbeat; at must not be before any queued one.
@@ -451,11 +545,12 @@ func (s *Sim) scheduleBeat(at Ms, node int32) {
 
 // Sources of events, merged in order by peek.
 const (
-	srcQueue = iota // model events other than heartbeats
-	srcBeats        // heartbeats of nodes that are not idle
-	srcWakes        // first heartbeats of nodes woken up
-	srcIdle         // the idle cursor: heartbeats of idle nodes while demand waits
-	srcReady        // engine events: an AM has started up
+	srcQueue  = iota // model events other than heartbeats and boundaries
+	srcBounds        // phase boundaries, one per node
+	srcBeats         // heartbeats of nodes that are not idle
+	srcWakes         // first heartbeats of nodes woken up
+	srcIdle          // the idle cursor: heartbeats of idle nodes while demand waits
+	srcReady         // engine events: an AM has started up
 )
 
 // peek returns the earliest pending event and its source, without removing
@@ -468,6 +563,9 @@ func (s *Sim) peek() (e *event, src int) {
 	}
 	if s.queue.len() > 0 {
 		consider(s.queue.peek(), srcQueue)
+	}
+	if s.bounds.len() > 0 {
+		consider(s.bounds.peek(), srcBounds)
 	}
 	if s.beats.size > 0 {
 		consider(s.beats.peek(), srcBeats)
@@ -540,6 +638,11 @@ func (s *Sim) RunUntil(until Ms) bool {
 		switch src {
 		case srcQueue:
 			ev = s.queue.pop()
+		case srcBounds:
+			// Left in place: the node's recompute at the end of this event
+			// usually moves it to the next boundary (one sift instead of a
+			// removal and an insertion); dropped below if not.
+			ev = *e
 		case srcBeats:
 			ev = s.beats.pop()
 		case srcWakes:
@@ -554,9 +657,6 @@ func (s *Sim) RunUntil(until Ms) bool {
 			s.touch(s.Jobs[ev.id])
 			continue
 		}
-		if ev.kind == evBoundary && ev.epoch != s.Nodes[ev.id].epoch {
-			continue // superseded by a later recompute: not an event of the model
-		}
 		s.now = ev.at
 		s.cur = ev
 		s.pos = pos{at: ev.at, ord: ev.ord}
@@ -565,6 +665,9 @@ func (s *Sim) RunUntil(until Ms) bool {
 		s.stats.Processed++
 		s.dispatch(ev)
 		s.flushDirty()
+		if src == srcBounds {
+			s.bounds.drop(ev)
+		}
 		if s.jobsLeft == 0 {
 			s.finish(false)
 		} else if s.arrived == len(s.Jobs) && s.now-s.lastProgress > s.cfg.StallMs && s.stalled() {
@@ -592,13 +695,13 @@ func (s *Sim) dispatch(ev event) {
 		c := s.policy.Controls[ev.id]
 		c.Control(s)
 		s.tryAdmit()
-		s.schedule(s.now+c.ControlIntervalMs(), evControl, ev.id, 0)
+		s.schedule(s.now+c.ControlIntervalMs(), evControl, ev.id)
 	case evSample:
 		s.sample()
-		s.schedule(s.now+s.cfg.TimelineMs, evSample, 0, 0)
+		s.schedule(s.now+s.cfg.TimelineMs, evSample, 0)
 	case evAMTick:
 		s.preemptReducers()
-		s.schedule(s.now+s.model.AMTickMs, evAMTick, 0, 0)
+		s.schedule(s.now+s.model.AMTickMs, evAMTick, 0)
 	}
 }
 
@@ -606,7 +709,7 @@ func (s *Sim) arrive(j *Job) {
 	j.State = JobWaiting
 	s.arrived++
 	if next := int(j.ID) + 1; next < len(s.Jobs) {
-		s.schedule(s.Jobs[next].Spec.SubmitMs, evArrival, int32(next), 0)
+		s.schedule(s.Jobs[next].Spec.SubmitMs, evArrival, int32(next))
 	}
 	s.waiting = append(s.waiting, j)
 	s.idle.cursorOK = false
@@ -681,8 +784,8 @@ func (s *Sim) progress() { s.lastProgress = s.now }
 // StallMs without a start, finish or arrival).
 func (s *Sim) stalled() bool {
 	for _, n := range s.Nodes {
-		for _, t := range n.Containers {
-			if t.Kind != KindAM && t.rate > 0 {
+		for i, t := range n.Containers {
+			if t.Kind != KindAM && n.slots[i].rate > 0 {
 				s.progress()
 				return false
 			}

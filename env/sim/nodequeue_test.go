@@ -1,0 +1,46 @@
+package sim
+
+import (
+	"sort"
+	"testing"
+)
+
+// TestNodeQueueMatchesSort: random sets, moves and withdrawals of one event
+// per node come out of the node queue in the order a naive sort of the
+// current events gives.
+func TestNodeQueueMatchesSort(t *testing.T) {
+	const nodes = 40
+	for seed := uint64(1); seed <= 30; seed++ {
+		r := NewRand(seed)
+		var q nodeQueue
+		q.init(nodes)
+		cur := map[int32]event{}
+		var seq uint64
+		for step := 0; step < 3000; step++ {
+			switch k := r.IntN(10); {
+			case k < 6:
+				seq++
+				e := event{at: Ms(r.IntN(200)), seq: seq, ord: int32(r.IntN(7)) - 1, id: int32(r.IntN(nodes)), kind: evBoundary}
+				q.set(e)
+				cur[e.id] = e
+			case k < 8:
+				id := int32(r.IntN(nodes))
+				q.remove(id)
+				delete(cur, id)
+			case len(cur) > 0:
+				var all []event
+				for _, e := range cur {
+					all = append(all, e)
+				}
+				sort.Slice(all, func(a, b int) bool { return all[a].before(&all[b]) })
+				if got := q.pop(); got != all[0] {
+					t.Fatalf("seed %d step %d: popped %+v, want %+v", seed, step, got, all[0])
+				}
+				delete(cur, all[0].id)
+			}
+			if q.len() != len(cur) {
+				t.Fatalf("seed %d step %d: %d queued, want %d", seed, step, q.len(), len(cur))
+			}
+		}
+	}
+}
