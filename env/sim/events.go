@@ -1,5 +1,10 @@
 package sim
 
+import (
+	"math/bits"
+	"slices"
+)
+
 // eventKind says what an event does when it fires.
 type eventKind uint8
 
@@ -222,4 +227,240 @@ func (q *nodeQueue) swap(i, j int) {
 	q.h[i], q.h[j] = q.h[j], q.h[i]
 	q.idx[q.h[i].id] = int32(i)
 	q.idx[q.h[j].id] = int32(j)
+}
+
+// wheelMs is the span of the boundary queue's wheel: one bucket per
+// millisecond from now on.
+const wheelMs = 4096
+
+// boundaryQueue holds each node's next phase boundary. Nearly all are less
+// than a few seconds away and every event on a node moves its boundary, so
+// they sit in a timing wheel of one bucket per millisecond for the next
+// wheelMs (set and remove are O(1); a two-level bitmap finds the first
+// non-empty bucket), with a heap for the later ones, which move into the
+// wheel as time comes near. A bucket's events are all at one time; they are
+// taken in (ord, seq) order: a bucket is sorted once its time has come (no
+// boundary can be added to it then: a boundary is at least 1 ms after the
+// event that sets it), before that its earliest is found by a scan, kept
+// until it is removed. Clusters of fewer than wheelNodes nodes use the heap
+// alone: their few boundaries are cheap there, and a small run need not
+// allocate the wheel.
+type boundaryQueue struct {
+	wheel   []bucket // nil: the heap alone
+	words   [wheelMs / 64]uint64
+	summary uint64  // bit w: words[w] != 0
+	pos     []int32 // per node: index of its event in its bucket, -1 if not in the wheel
+	at      []Ms    // per node: the time of its event in the wheel
+	count   int     // events in the wheel
+	far     nodeQueue
+}
+
+// bucket is the wheel's events at one time. Sorted, its live events are
+// ev[head:] in order, removed ones marked with id -1; unsorted, min is the
+// index of the earliest or -1 if unknown.
+type bucket struct {
+	ev     []event
+	head   int
+	live   int
+	sorted bool
+	min    int32
+}
+
+// wheelNodes is the least cluster size to use the wheel for.
+const wheelNodes = 256
+
+func (q *boundaryQueue) init(nodes int) {
+	q.far.init(nodes)
+	if nodes < wheelNodes {
+		return
+	}
+	q.wheel = make([]bucket, wheelMs)
+	for i := range q.wheel {
+		q.wheel[i].min = -1
+	}
+	q.pos = make([]int32, nodes)
+	q.at = make([]Ms, nodes)
+	for i := range q.pos {
+		q.pos[i] = -1
+	}
+}
+
+func (q *boundaryQueue) len() int { return q.count + q.far.len() }
+
+// set inserts node e.id's boundary, or moves the one it has, at time now
+// (e.at > now).
+func (q *boundaryQueue) set(e event, now Ms) {
+	if q.wheel == nil {
+		q.far.set(e)
+		return
+	}
+	q.remove(e.id)
+	if e.at-now >= wheelMs {
+		q.far.set(e)
+		return
+	}
+	q.add(e)
+}
+
+func (q *boundaryQueue) add(e event) {
+	b := int(e.at % wheelMs)
+	bk := &q.wheel[b]
+	if bk.live == 0 {
+		bk.ev, bk.head, bk.sorted, bk.min = bk.ev[:0], 0, false, -1
+		q.words[b/64] |= 1 << (b % 64)
+		q.summary |= 1 << (b / 64)
+	}
+	if bk.sorted { // not expected (see boundaryQueue): back to unsorted
+		live := bk.ev[:0]
+		for _, x := range bk.ev[bk.head:] {
+			if x.id >= 0 {
+				q.pos[x.id] = int32(len(live))
+				live = append(live, x)
+			}
+		}
+		bk.ev, bk.head, bk.sorted, bk.min = live, 0, false, -1
+	}
+	i := int32(len(bk.ev))
+	bk.ev = append(bk.ev, e)
+	bk.live++
+	if bk.min >= 0 && e.before(&bk.ev[bk.min]) {
+		bk.min = i
+	}
+	q.pos[e.id], q.at[e.id] = i, e.at
+	q.count++
+}
+
+// remove withdraws node id's boundary, if it has one.
+func (q *boundaryQueue) remove(id int32) {
+	if q.wheel == nil {
+		q.far.remove(id)
+		return
+	}
+	i := q.pos[id]
+	if i < 0 {
+		q.far.remove(id)
+		return
+	}
+	q.pos[id] = -1
+	q.count--
+	b := int(q.at[id] % wheelMs)
+	bk := &q.wheel[b]
+	bk.live--
+	switch {
+	case bk.live == 0:
+		bk.ev, bk.head, bk.sorted, bk.min = bk.ev[:0], 0, false, -1
+		if cap(bk.ev) > 256 {
+			bk.ev = nil // a burst's bucket does not keep its memory
+		}
+		q.words[b/64] &^= 1 << (b % 64)
+		if q.words[b/64] == 0 {
+			q.summary &^= 1 << (b / 64)
+		}
+	case bk.sorted:
+		bk.ev[i].id = -1
+	default:
+		last := int32(len(bk.ev) - 1)
+		if i != last {
+			bk.ev[i] = bk.ev[last]
+			q.pos[bk.ev[i].id] = i
+		}
+		bk.ev = bk.ev[:last]
+		if bk.min == i || bk.min == last {
+			bk.min = -1
+		}
+	}
+}
+
+// drop removes e if it is still queued, unchanged since it was peeked.
+func (q *boundaryQueue) drop(e event) {
+	if q.wheel == nil {
+		q.far.drop(e)
+		return
+	}
+	if i := q.pos[e.id]; i >= 0 {
+		if q.at[e.id] == e.at && q.wheel[e.at%wheelMs].ev[i].seq == e.seq {
+			q.remove(e.id)
+		}
+		return
+	}
+	q.far.drop(e)
+}
+
+// peek returns the earliest boundary, or nil, at time now.
+func (q *boundaryQueue) peek(now Ms) *event {
+	if q.wheel == nil {
+		if q.far.len() > 0 {
+			return q.far.peek()
+		}
+		return nil
+	}
+	for q.far.len() > 0 && q.far.peek().at-now < wheelMs {
+		q.add(q.far.pop())
+	}
+	if q.count == 0 {
+		if q.far.len() > 0 {
+			return q.far.peek()
+		}
+		return nil
+	}
+	nb := int(now % wheelMs)
+	b := q.nextBucket(nb)
+	bk := &q.wheel[b]
+	if !bk.sorted && b == nb {
+		// Its time has come: sort it once.
+		live := bk.ev[:0]
+		for _, e := range bk.ev[bk.head:] {
+			if e.id >= 0 {
+				live = append(live, e)
+			}
+		}
+		if len(live) > 1 {
+			slices.SortFunc(live, cmpTie)
+		}
+		for k := range live {
+			q.pos[live[k].id] = int32(k)
+		}
+		bk.ev, bk.head, bk.sorted = live, 0, true
+	}
+	if bk.sorted {
+		for bk.ev[bk.head].id < 0 {
+			bk.head++
+		}
+		return &bk.ev[bk.head]
+	}
+	if bk.min < 0 {
+		bk.min = 0
+		for k := 1; k < len(bk.ev); k++ {
+			if bk.ev[k].before(&bk.ev[bk.min]) {
+				bk.min = int32(k)
+			}
+		}
+	}
+	return &bk.ev[bk.min]
+}
+
+// cmpTie orders events of one millisecond (ord, then seq).
+func cmpTie(x, y event) int {
+	if x.ord != y.ord {
+		return int(x.ord) - int(y.ord)
+	}
+	if x.seq < y.seq {
+		return -1
+	}
+	return 1
+}
+
+// nextBucket returns the first non-empty bucket at or after b, cyclically:
+// the wheel holds times from now on only, so that is the earliest.
+func (q *boundaryQueue) nextBucket(b int) int {
+	w := b / 64
+	if x := q.words[w] >> (b % 64); x != 0 {
+		return b + bits.TrailingZeros64(x)
+	}
+	if y := q.summary &^ (1<<(w+1) - 1); y != 0 { // the words after w
+		w = bits.TrailingZeros64(y)
+	} else { // wrap around: the first word (w itself may hold earlier buckets)
+		w = bits.TrailingZeros64(q.summary)
+	}
+	return w*64 + bits.TrailingZeros64(q.words[w])
 }

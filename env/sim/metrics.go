@@ -29,18 +29,19 @@ func (s *Sim) Stats() Stats {
 	return st
 }
 
-// accounting integrates cluster totals over time, exactly: every change
-// happens inside an event, and the integral is brought up to the event's
-// time before the event changes anything. The sums are kept exactly (to
-// about 2^-106 relative, see sum), so they do not depend on how many events
-// without a change split an interval: an engine that skips the heartbeats
-// of idle nodes integrates the same values.
+// accounting integrates cluster totals over time, exactly. The sums are
+// kept exactly (to about 2^-106 relative, see sum), so they do not depend on
+// how an interval is split: each total is integrated up to now just before
+// it changes (resv, cpu, mem) and when it is read (integrate), not at every
+// event.
 type accounting struct {
-	lastMs  Ms
 	allocG  Res
 	allocO  Res
 	cpuUsed float64 // CPU actually consumed, capped per node at capacity
 	memUsed float64 // actual memory demand
+
+	// The time each integral has been brought up to.
+	resvMs, cpuMs, memMs Ms
 
 	vcoreMsReserved sum
 	vcoreMsUsed     sum
@@ -48,16 +49,37 @@ type accounting struct {
 	memMBMsUsed     sum
 }
 
-func (a *accounting) integrate(now Ms) {
-	dt := float64(now - a.lastMs)
-	if dt <= 0 {
-		return
+// resv integrates the reserved totals up to now (before allocG or allocO
+// changes).
+func (a *accounting) resv(now Ms) {
+	if dt := float64(now - a.resvMs); dt > 0 {
+		a.resvMs = now
+		a.vcoreMsReserved.addProduct(dt, float64(a.allocG.VCores+a.allocO.VCores))
+		a.memMBMsReserved.addProduct(dt, float64(a.allocG.MemMB+a.allocO.MemMB))
 	}
-	a.lastMs = now
-	a.vcoreMsReserved.addProduct(dt, float64(a.allocG.VCores+a.allocO.VCores))
-	a.vcoreMsUsed.addProduct(dt, a.cpuUsed)
-	a.memMBMsReserved.addProduct(dt, float64(a.allocG.MemMB+a.allocO.MemMB))
-	a.memMBMsUsed.addProduct(dt, a.memUsed)
+}
+
+// cpu integrates the CPU used up to now (before cpuUsed changes).
+func (a *accounting) cpu(now Ms) {
+	if dt := float64(now - a.cpuMs); dt > 0 {
+		a.cpuMs = now
+		a.vcoreMsUsed.addProduct(dt, a.cpuUsed)
+	}
+}
+
+// mem integrates the memory used up to now (before memUsed changes).
+func (a *accounting) mem(now Ms) {
+	if dt := float64(now - a.memMs); dt > 0 {
+		a.memMs = now
+		a.memMBMsUsed.addProduct(dt, a.memUsed)
+	}
+}
+
+// integrate brings every integral up to now (before they are read).
+func (a *accounting) integrate(now Ms) {
+	a.resv(now)
+	a.cpu(now)
+	a.mem(now)
 }
 
 // sum accumulates products in double-double arithmetic: each product is
@@ -187,6 +209,7 @@ type Summary struct {
 
 // Summary computes the outcome so far (final once Done).
 func (s *Sim) Summary() Summary {
+	s.acct.integrate(s.now)
 	sum := Summary{Stuck: s.stuck, Truncated: s.truncated, TasksKilled: s.stats.Killed, WastedMs: s.stats.WastedMs,
 		OppLaunched: s.stats.OppLaunched, Suspended: s.stats.Suspended, Events: s.stats.Events + s.virtualEvents(), EndMs: s.now}
 	first, last := Ms(math.MaxInt64), Ms(0)

@@ -54,38 +54,48 @@ func (o Outcome) String() string {
 }
 
 // Node is a node of the cluster at run time.
+//
+// The fields read on every event of the node come first (the first cache
+// line: advance; the next two: recompute), with copies of the constants
+// recompute needs from Spec.
 type Node struct {
-	ID   int32
+	// slots[i] is the progress of Containers[i]: the loops that run on every
+	// event of the node read this dense array, not the tasks.
+	slots []slot
+	// Containers are the tasks holding a container here (running or
+	// suspended, AMs included), in launch order.
+	Containers  []*Task
+	lastAdvance Ms
+	ID          int32
+	dirty       bool
+	swapping    bool
+	asleep      bool // in the idle set: its heartbeats are not queued
+
+	boundaryAt Ms // time of the pending boundary event, -1 if none
+	// Demand is the sum of the containers' actual usage.
+	Demand     Usage
+	cpuUsedEff float64    // min(Demand.CPU, cap): CPU actually consumed
+	cores      float64    // Spec.Cores
+	diskMBps   float64    // Spec.DiskMBps
+	memCap     float64    // Spec.Cap.MemMB
+	speed      float64    // Spec.Speed
+	shares     [3]float64 // CPU share, IO share and swap factor at the last recompute
+	lastBeat   Ms         // its last processed heartbeat (idle.go)
+	nextSample Ms
+
 	Spec NodeSpec
 	// Alloc is the guaranteed allocation, which never exceeds Spec.Cap.
 	Alloc Res
 	// OppAlloc is the opportunistic allocation, on top of Alloc.
 	OppAlloc Res
-	// Containers are the tasks holding a container here (running or
-	// suspended, AMs included), in launch order.
-	Containers []*Task
-	// slots[i] is the progress of Containers[i]: the loops that run on every
-	// event of the node read this dense array, not the tasks.
-	slots []slot
-	// Demand is the sum of the containers' actual usage.
-	Demand Usage
 	// Reserved is the task this node is reserved for (YARN reserves a node
 	// for a request that does not fit yet), or nil.
 	Reserved *Task
 	// SwapMs is how long actual memory demand exceeded capacity here.
 	SwapMs Ms
 
-	lastAdvance Ms
-	lastReduce  Ms // when a reducer last launched here (typed slots), -1 before
-	nextSample  Ms
-	boundaryAt  Ms // time of the pending boundary event, -1 if none
-	dirty       bool
-	cpuUsedEff  float64    // min(Demand.CPU, cap): CPU actually consumed
-	shares      [3]float64 // CPU share, IO share and swap factor at the last recompute
-	swapping    bool
-	lastBeat    Ms   // its last processed heartbeat (idle.go)
-	resvAt      int  // index in Sim.reserved while Reserved is set
-	asleep      bool // in the idle set: its heartbeats are not queued
+	lastReduce Ms  // when a reducer last launched here (typed slots), -1 before
+	resvAt     int // index in Sim.reserved while Reserved is set
 }
 
 // slot is the progress of a task in a container.
@@ -180,7 +190,8 @@ type Task struct {
 	gated     bool // shuffle waiting for map outputs
 	Container ContainerKind
 	Locality  Locality
-	stall     Ms // no progress before this time (paging back in), 0 if none
+	abs       bool // its profile's levels are absolute (Profile.Absolute)
+	stall     Ms   // no progress before this time (paging back in), 0 if none
 
 	Stage  *Stage // nil for an AM
 	Job    *Job
@@ -192,8 +203,9 @@ type Task struct {
 	// Alloc is what the container holds now: Req, less vCores freed by
 	// suspension or shrinking.
 	Alloc Res
-	// jitCPU, jitMem, jitIO are the current usage fluctuation factors.
-	jitCPU, jitMem, jitIO float64
+	// jitCPU, jitMem, jitIO are the current usage fluctuation factors, jit
+	// their profile's spread (Profile.Jitter).
+	jitCPU, jitMem, jitIO, jit float64
 
 	ID      int32
 	Attempt int32

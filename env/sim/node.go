@@ -64,7 +64,7 @@ func (s *Sim) advance(n *Node) {
 func (s *Sim) settle(n *Node) {
 	for i := 0; i < len(n.Containers); {
 		t, sl := n.Containers[i], &n.slots[i]
-		if t.Kind == KindAM || t.State != TaskRunning || sl.left > epsWork {
+		if sl.left > epsWork || t.Kind == KindAM || t.State != TaskRunning {
 			i++
 			continue
 		}
@@ -147,6 +147,7 @@ func (s *Sim) applyUsage(t *Task, n *Node) {
 			u.MemMB = float64(t.Alloc.MemMB) // launched shrunk (LaunchShrunk)
 		}
 	}
+	s.acct.mem(s.now)
 	s.acct.memUsed += u.MemMB - t.Use.MemMB
 	n.Demand = n.Demand.sub(t.Use).add(u)
 	t.Use = u
@@ -163,14 +164,9 @@ func clampFactor(f float64) float64 {
 	return f
 }
 
-func (t *Task) jitter() float64 {
-	if t.Kind == KindAM {
-		return AMProfile.Jitter
-	}
-	return t.Stage.Spec.Profile.Jitter
-}
+func (t *Task) jitter() float64 { return t.jit }
 
-func (t *Task) absolute() bool { return t.Kind != KindAM && t.Stage.Spec.Profile.Absolute }
+func (t *Task) absolute() bool { return t.abs }
 
 // recompute sets every container's rate from the node's contention and
 // schedules the node's next phase boundary.
@@ -186,97 +182,91 @@ func (t *Task) absolute() bool { return t.Kind != KindAM && t.Stage.Spec.Profile
 // (swapping).
 func (s *Sim) recompute(n *Node) {
 	slots := n.slots
-	// Slots whose task changed (applyUsage marks them) take its state again.
-	for i := range slots {
-		if sl := &slots[i]; sl.flags&slotDirty != 0 {
-			sl.refresh(n.Containers[i])
-		}
-	}
-	// Reducers that have caught up with the finished maps idle (gated) at a
-	// lower usage; settle that first so the shares below see it. Each
-	// shuffle's gate (shuffleGate) is kept for the rates below (nothing it
-	// depends on changes in between).
+	// One pass over the containers: a slot whose task changed (applyUsage
+	// marks it) takes its state again; a reducer that has caught up with the
+	// finished maps idles (gated) at a lower usage, which the shares below
+	// must see; and, with the rates as they are, the time to each phase end
+	// or shuffle gate. The rates hold if the shares come out unchanged and no
+	// slot needs a new one; else a second pass recomputes them (and the
+	// times) from the gates kept here (shuffleGate: nothing they depend on
+	// changes in between).
 	gates := s.gateBuf[:0]
 	var lastPrev *Stage
 	lastFrac := 0.0
+	next := math.Inf(1)
+	again := false
 	for i := range slots {
 		sl := &slots[i]
-		if sl.flags&(slotRun|slotShuffle) != slotRun|slotShuffle {
-			gates = append(gates, 0)
-			continue
+		if sl.flags&slotDirty != 0 {
+			sl.refresh(n.Containers[i])
 		}
-		g := sl.left
-		if p := sl.prev; p != nil {
-			if p != lastPrev {
-				lastPrev, lastFrac = p, float64(p.Done)/float64(len(p.Tasks))
+		g := 0.0
+		if sl.flags&(slotRun|slotShuffle) == slotRun|slotShuffle {
+			g = sl.left
+			if p := sl.prev; p != nil {
+				if p != lastPrev {
+					lastPrev, lastFrac = p, float64(p.Done)/float64(len(p.Tasks))
+				}
+				if lastFrac < 1 {
+					g = sl.total*lastFrac - (sl.total - sl.left)
+				}
 			}
-			if lastFrac < 1 {
-				g = sl.total*lastFrac - (sl.total - sl.left)
+			if gated := g <= epsWork; gated != (sl.flags&slotGated != 0) {
+				t := n.Containers[i]
+				t.setGated(gated)
+				s.applyUsage(t, n)
+				// Only the gate changed: no refresh, a new rate.
+				sl.flags = (sl.flags^slotGated)&^slotDirty | slotRate
 			}
 		}
 		gates = append(gates, g)
-		if gated := g <= epsWork; gated != (sl.flags&slotGated != 0) {
-			t := n.Containers[i]
-			t.setGated(gated)
-			s.applyUsage(t, n)
-			// Only the gate changed: no refresh, a new rate.
-			sl.flags = (sl.flags^slotGated)&^slotDirty | slotRate
+		if sl.flags&slotRun == 0 || sl.flags&slotGated != 0 {
+			sl.rate = 0
+			continue
+		}
+		if sl.flags&(slotRate|slotStall) != 0 {
+			again = true
+			continue
+		}
+		until := sl.left
+		if sl.flags&slotShuffle != 0 && g < until {
+			until = g
+		}
+		if dt := until / sl.rate; dt < next {
+			next = dt
 		}
 	}
 	s.gateBuf = gates
 	d := n.Demand
-	capCPU := n.Spec.Cores
+	capCPU := n.cores
 	cpuShare, ioShare, memFactor := 1.0, 1.0, 1.0
 	if d.CPU > capCPU {
 		cpuShare = capCPU / d.CPU
 	}
-	if n.Spec.DiskMBps > 0 && d.IOMBps > n.Spec.DiskMBps {
-		ioShare = n.Spec.DiskMBps / d.IOMBps
+	if n.diskMBps > 0 && d.IOMBps > n.diskMBps {
+		ioShare = n.diskMBps / d.IOMBps
 		if a := s.model.DiskThrashExponent; a > 0 {
 			ioShare = math.Pow(ioShare, 1+a)
 		}
 	}
-	n.swapping = d.MemMB > float64(n.Spec.Cap.MemMB)
+	n.swapping = d.MemMB > n.memCap
 	if n.swapping {
-		memFactor = math.Pow(float64(n.Spec.Cap.MemMB)/d.MemMB, s.model.SwapExponent)
+		memFactor = math.Pow(n.memCap/d.MemMB, s.model.SwapExponent)
 	}
-	used := math.Min(d.CPU, capCPU)
+	used := d.CPU
+	if capCPU < used {
+		used = capCPU
+	}
+	s.acct.cpu(s.now)
 	s.acct.cpuUsed += used - n.cpuUsedEff
 	n.cpuUsedEff = used
 
 	// A rate depends on the node's shares and its task's state: while
 	// neither changed since the last recompute it is still right.
 	shares := [3]float64{cpuShare, ioShare, memFactor}
-	sharesMoved := shares != n.shares
-	n.shares = shares
-	next := math.Inf(1)
-	for i := range slots {
-		sl := &slots[i]
-		if sl.flags&slotRun == 0 || sl.flags&slotGated != 0 {
-			sl.rate = 0
-			continue
-		}
-		if sl.flags&slotStall != 0 {
-			if t := n.Containers[i]; t.stall > s.now {
-				// Paging its data back in after a swapped-out suspension.
-				sl.rate = 0
-				if dt := float64(t.stall-s.now) / 1000; dt < next {
-					next = dt
-				}
-				continue
-			}
-		}
-		if sharesMoved || sl.flags&(slotRate|slotStall) != 0 {
-			sl.rate = s.rateOf(n.Containers[i], n, cpuShare, ioShare, memFactor)
-			sl.flags &^= slotRate
-		}
-		until := sl.left
-		if sl.flags&slotShuffle != 0 {
-			until = math.Min(until, gates[i])
-		}
-		if dt := until / sl.rate; dt < next {
-			next = dt
-		}
+	if moved := shares != n.shares; moved || again {
+		n.shares = shares
+		next = s.rates(n, gates, moved, cpuShare, ioShare, memFactor)
 	}
 	at := Ms(-1)
 	if !math.IsInf(next, 1) {
@@ -295,7 +285,44 @@ func (s *Sim) recompute(n *Node) {
 	}
 	// A new event in the model's terms: it is ordered as if scheduled now.
 	s.seq++
-	s.bounds.set(event{at: at, seq: s.seq, ord: s.tieOrd(at), id: n.ID, kind: evBoundary})
+	s.bounds.set(event{at: at, seq: s.seq, ord: s.tieOrd(at), id: n.ID, kind: evBoundary}, s.now)
+}
+
+// rates sets the rate of every running container whose task changed (or of
+// all when the shares moved) from its node's shares, and returns the time
+// (s) to the first phase end, shuffle gate or end of a stall.
+func (s *Sim) rates(n *Node, gates []float64, moved bool, cpuShare, ioShare, memFactor float64) float64 {
+	next := math.Inf(1)
+	slots := n.slots
+	for i := range slots {
+		sl := &slots[i]
+		if sl.flags&slotRun == 0 || sl.flags&slotGated != 0 {
+			sl.rate = 0
+			continue
+		}
+		if sl.flags&slotStall != 0 {
+			if t := n.Containers[i]; t.stall > s.now {
+				// Paging its data back in after a swapped-out suspension.
+				sl.rate = 0
+				if dt := float64(t.stall-s.now) / 1000; dt < next {
+					next = dt
+				}
+				continue
+			}
+		}
+		if moved || sl.flags&(slotRate|slotStall) != 0 {
+			sl.rate = s.rateOf(n.Containers[i], n, cpuShare, ioShare, memFactor)
+			sl.flags &^= slotRate
+		}
+		until := sl.left
+		if sl.flags&slotShuffle != 0 && gates[i] < until {
+			until = gates[i]
+		}
+		if dt := until / sl.rate; dt < next {
+			next = dt
+		}
+	}
+	return next
 }
 
 // rateOf is the rate of running task t in its phase, given its node's CPU
@@ -323,7 +350,7 @@ func (s *Sim) rateOf(t *Task, n *Node, cpuShare, ioShare, memFactor float64) flo
 	if ph.IOMBps > 0 && ioShare < share {
 		share = ioShare
 	}
-	rate := n.Spec.Speed * memFactor * share
+	rate := n.speed * memFactor * share
 	if ph.Spill && t.Alloc.MemMB < t.Req.MemMB {
 		// A smaller sort buffer spills proportionally more often.
 		rate *= float64(t.Alloc.MemMB) / float64(t.Req.MemMB)

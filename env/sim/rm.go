@@ -78,6 +78,7 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	t.pos = len(n.Containers)
 	n.Containers = append(n.Containers, t)
 	n.slots = append(n.slots, slot{left: left, flags: slotDirty})
+	s.acct.resv(s.now)
 	if kind == Guaranteed {
 		n.Alloc = n.Alloc.Add(alloc)
 		s.acct.allocG = s.acct.allocG.Add(alloc)
@@ -136,7 +137,7 @@ func (s *Sim) LocalityOf(t *Task, n *Node) Locality {
 		if r == n.ID {
 			return NodeLocal
 		}
-		if s.Nodes[r].Spec.Rack == n.Spec.Rack {
+		if s.rackOf[r] == int32(n.Spec.Rack) {
 			loc = RackLocal
 		}
 	}
@@ -170,6 +171,7 @@ func (s *Sim) removeContainer(t *Task) {
 		n.Containers[i].pos = i
 	}
 	j := t.Job
+	s.acct.resv(s.now)
 	if t.Container == Guaranteed {
 		n.Alloc = n.Alloc.Sub(t.Alloc)
 		s.acct.allocG = s.acct.allocG.Sub(t.Alloc)
@@ -183,6 +185,7 @@ func (s *Sim) removeContainer(t *Task) {
 	if t.Stage != nil {
 		t.Stage.Running--
 	}
+	s.acct.mem(s.now)
 	s.acct.memUsed -= t.Use.MemMB
 	n.Demand = n.Demand.sub(t.Use)
 	t.Use = Usage{}
@@ -298,12 +301,13 @@ func (s *Sim) enqueue(t *Task, front bool) {
 	}
 	if len(t.Replicas) > 0 {
 		if st.byNode == nil {
-			st.byNode = map[int32][]*Task{}
-			st.byRack = map[int][]*Task{}
+			// Sized once for the stage's blocks (no rehashing as it fills).
+			st.byNode = make(map[int32][]*Task, min(len(st.Tasks)*len(t.Replicas), len(s.Nodes)))
+			st.byRack = make(map[int][]*Task, min(len(st.Tasks)*len(t.Replicas), s.racks))
 		}
 		for _, r := range t.Replicas {
 			st.byNode[r] = append(st.byNode[r], t)
-			rack := s.Nodes[r].Spec.Rack
+			rack := int(s.rackOf[r])
 			if l := st.byRack[rack]; len(l) == 0 || l[len(l)-1] != t {
 				st.byRack[rack] = append(l, t)
 			}
@@ -432,6 +436,7 @@ func (s *Sim) Shrink(t *Task, vcores int64) error {
 func (s *Sim) shrinkAlloc(t *Task, by Res) {
 	n, j := t.Node, t.Job
 	t.Alloc = t.Alloc.Sub(by)
+	s.acct.resv(s.now)
 	if t.Container == Guaranteed {
 		n.Alloc = n.Alloc.Sub(by)
 		s.acct.allocG = s.acct.allocG.Sub(by)

@@ -176,16 +176,17 @@ type Sim struct {
 	seq    uint64
 	cur    event // the event being processed (order.go)
 	queue  eventQueue
-	bounds nodeQueue  // each node's next phase boundary
-	beats  fifoQueue  // heartbeats of nodes that are not idle, in order
-	wakes  eventQueue // first heartbeats of nodes taken out of the idle set
-	ready  eventQueue // engine events: a job's AM has started up (idle.go)
+	bounds boundaryQueue // each node's next phase boundary
+	beats  fifoQueue     // heartbeats of nodes that are not idle, in order
+	wakes  eventQueue    // first heartbeats of nodes taken out of the idle set
+	ready  eventQueue    // engine events: a job's AM has started up (idle.go)
 	idle   idleSet
 	pos    pos // the last event processed (real or skipped)
 	rng    *Rand
 	// replicaBuf is where placeBlock carves map input blocks from.
 	replicaBuf []int32
 	rackNodes  [][]int32 // the nodes of each rack
+	rackOf     []int32   // each node's rack
 	gateBuf    []float64 // recompute's scratch: each container's shuffle gate
 
 	Nodes    []*Node
@@ -263,11 +264,14 @@ func newSim(cfg Config, build bool) (*Sim, error) {
 		if ns.ReduceSlots < 0 {
 			return nil, fmt.Errorf("node %d (%s): negative reduce slots", i, ns.Name)
 		}
-		s.Nodes = append(s.Nodes, &Node{ID: int32(i), Spec: ns, boundaryAt: -1, lastReduce: -1})
+		s.Nodes = append(s.Nodes, &Node{ID: int32(i), Spec: ns, boundaryAt: -1, lastReduce: -1,
+			cores: ns.Cores, diskMBps: ns.DiskMBps, memCap: float64(ns.Cap.MemMB), speed: ns.Speed})
 	}
 	s.rackNodes = make([][]int32, s.racks)
+	s.rackOf = make([]int32, len(s.Nodes))
 	for _, n := range s.Nodes {
 		s.rackNodes[n.Spec.Rack] = append(s.rackNodes[n.Spec.Rack], n.ID)
+		s.rackOf[n.ID] = int32(n.Spec.Rack)
 	}
 	order := make([]int, len(cfg.Jobs))
 	for i := range order {
@@ -427,10 +431,18 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 	return nil
 }
 
+// taskLabel derives each task's usage-noise seed (DeriveSeed).
+var taskLabel = HashString("task")
+
 func (s *Sim) newTask(t *Task, j *Job, st *Stage, idx int, kind TaskKind, req Res, dur Ms, phases []Phase) *Task {
 	*t = Task{ID: int32(len(s.Tasks)), Job: j, Stage: st, Index: idx, Kind: kind, Req: req, DurMs: dur,
 		phases: phases, StartMs: -1, FirstStartMs: -1, FinishMs: -1, pos: -1}
-	t.rngSeed = DeriveSeed(s.cfg.Seed, HashString("task"), uint64(t.ID))
+	t.rngSeed = DeriveSeed(s.cfg.Seed, taskLabel, uint64(t.ID))
+	t.abs = kind != KindAM && st.Spec.Profile.Absolute
+	t.jit = AMProfile.Jitter
+	if kind != KindAM {
+		t.jit = st.Spec.Profile.Jitter
+	}
 	s.Tasks = append(s.Tasks, t)
 	return t
 }
@@ -461,28 +473,28 @@ func (s *Sim) placeBlock(replicas int) []int32 {
 	first := int32(s.rng.IntN(n))
 	out = append(out, first)
 	for len(out) < replicas {
-		var want func(*Node) bool
+		var want func(int32) bool
 		switch {
 		case len(out) == 1 && s.racks > 1:
-			r := s.Nodes[first].Spec.Rack
-			want = func(x *Node) bool { return x.Spec.Rack != r }
+			r := s.rackOf[first]
+			want = func(x int32) bool { return s.rackOf[x] != r }
 		case len(out) >= 2:
-			r := s.Nodes[out[1]].Spec.Rack
+			r := s.rackOf[out[1]]
 			if members := s.rackNodes[r]; n > directRackDraw*len(members) {
 				// Drawing nodes of the whole cluster until one is on rack
 				// r would take n/len(members) draws: draw among its
 				// members instead (the same uniform choice).
-				out = append(out, s.drawOnRack(members, has))
+				out = append(out, s.drawOnRack(members, r, out, has))
 				continue
 			}
-			want = func(x *Node) bool { return x.Spec.Rack == r }
+			want = func(x int32) bool { return s.rackOf[x] == r }
 		default:
-			want = func(*Node) bool { return true }
+			want = func(int32) bool { return true }
 		}
 		picked := int32(-1)
 		for try := 0; try < 4*n && picked < 0; try++ {
 			c := int32(s.rng.IntN(n))
-			if !has(c) && want(s.Nodes[c]) {
+			if !has(c) && want(c) {
 				picked = c
 			}
 		}
@@ -506,13 +518,13 @@ func (s *Sim) placeBlock(replicas int) []int32 {
 // before for every cluster of up to 64 racks' worth of nodes).
 const directRackDraw = 64
 
-// drawOnRack picks a node of members not yet holding a replica, uniformly,
-// or if every one does, any node that does not.
-func (s *Sim) drawOnRack(members []int32, has func(int32) bool) int32 {
-	free := 0
-	for _, m := range members {
-		if !has(m) {
-			free++
+// drawOnRack picks a node of members (rack r) not yet holding a replica
+// (out), uniformly, or if every one does, any node that does not.
+func (s *Sim) drawOnRack(members []int32, r int32, out []int32, has func(int32) bool) int32 {
+	free := len(members)
+	for _, x := range out {
+		if s.rackOf[x] == r {
+			free--
 		}
 	}
 	if free > 0 {
@@ -565,7 +577,7 @@ func (s *Sim) peek() (e *event, src int) {
 		consider(s.queue.peek(), srcQueue)
 	}
 	if s.bounds.len() > 0 {
-		consider(s.bounds.peek(), srcBounds)
+		consider(s.bounds.peek(s.now), srcBounds)
 	}
 	if s.beats.size > 0 {
 		consider(s.beats.peek(), srcBeats)
@@ -660,7 +672,6 @@ func (s *Sim) RunUntil(until Ms) bool {
 		s.now = ev.at
 		s.cur = ev
 		s.pos = pos{at: ev.at, ord: ev.ord}
-		s.acct.integrate(s.now)
 		s.stats.Events++
 		s.stats.Processed++
 		s.dispatch(ev)
