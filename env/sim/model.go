@@ -103,7 +103,7 @@ type slot struct {
 	left  float64 // work left in the task's phase, in nominal seconds
 	rate  float64 // nominal seconds of work per simulated second
 	total float64 // a gated shuffle's phase work (Task.work)
-	prev  *Stage  // a shuffle's gating stage, nil if its gate is left itself
+	prev  int32   // a shuffle's gating stage (index in Sim.stages), -1 if its gate is left itself
 	flags uint8   // slotDirty, slotRun, ...
 }
 
@@ -169,6 +169,7 @@ type Stage struct {
 	LastStartMs Ms
 
 	phases []Phase
+	id     int32   // index in Sim.stages
 	gated  int     // tasks in a container waiting for map outputs (Task.gated)
 	queue  []*Task // FIFO of pending tasks; entries no longer pending are skipped
 	head   int

@@ -191,7 +191,7 @@ func (s *Sim) recompute(n *Node) {
 	// times) from the gates kept here (shuffleGate: nothing they depend on
 	// changes in between).
 	gates := s.gateBuf[:0]
-	var lastPrev *Stage
+	lastPrev := int32(-1)
 	lastFrac := 0.0
 	next := math.Inf(1)
 	again := false
@@ -203,9 +203,10 @@ func (s *Sim) recompute(n *Node) {
 		g := 0.0
 		if sl.flags&(slotRun|slotShuffle) == slotRun|slotShuffle {
 			g = sl.left
-			if p := sl.prev; p != nil {
-				if p != lastPrev {
-					lastPrev, lastFrac = p, float64(p.Done)/float64(len(p.Tasks))
+			if sl.prev >= 0 {
+				if sl.prev != lastPrev {
+					p := s.stages[sl.prev]
+					lastPrev, lastFrac = sl.prev, float64(p.Done)/float64(len(p.Tasks))
 				}
 				if lastFrac < 1 {
 					g = sl.total*lastFrac - (sl.total - sl.left)
@@ -379,13 +380,13 @@ const (
 // refresh takes t's state into its slot; its rate is then recomputed.
 func (sl *slot) refresh(t *Task) {
 	sl.flags = slotRate
-	sl.prev = nil
+	sl.prev = -1
 	if t.State == TaskRunning && t.Kind != KindAM && t.phase < len(t.phases) {
 		sl.flags |= slotRun
 		if t.phases[t.phase].Shuffle {
 			sl.flags |= slotShuffle
 			if st := t.Stage; st.Index > 0 {
-				sl.prev = t.Job.Stages[st.Index-1]
+				sl.prev = t.Job.Stages[st.Index-1].id
 				sl.total = t.work(t.phase)
 			}
 		}

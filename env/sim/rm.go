@@ -77,7 +77,7 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	t.Locality = s.LocalityOf(t, n)
 	t.pos = len(n.Containers)
 	n.Containers = append(n.Containers, t)
-	n.slots = append(n.slots, slot{left: left, flags: slotDirty})
+	n.slots = append(n.slots, slot{left: left, prev: -1, flags: slotDirty})
 	s.acct.resv(s.now)
 	if kind == Guaranteed {
 		n.Alloc = n.Alloc.Add(alloc)

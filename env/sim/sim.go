@@ -187,6 +187,7 @@ type Sim struct {
 	replicaBuf []int32
 	rackNodes  [][]int32 // the nodes of each rack
 	rackOf     []int32   // each node's rack
+	stages     []*Stage  // every job's stages (slot.prev indexes them)
 	gateBuf    []float64 // recompute's scratch: each container's shuffle gate
 
 	Nodes    []*Node
@@ -405,7 +406,8 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 			}
 			continue
 		}
-		st := &Stage{Index: si, Spec: ss, Tasks: make([]*Task, 0, len(ss.DurationsMs))}
+		st := &Stage{Index: si, Spec: ss, Tasks: make([]*Task, 0, len(ss.DurationsMs)), id: int32(len(s.stages))}
+		s.stages = append(s.stages, st)
 		st.phases = ss.Profile.Phases
 		replicas := ss.BlockReplicas
 		if replicas <= 0 {
