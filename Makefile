@@ -26,15 +26,18 @@ gotest: chromium
 test: vet gotest pytest
 
 # The Python package (bindings/python) in a virtualenv .venv, made if missing:
-# installs numpy, gymnasium, cffi, pytest and yarngym itself (editable; its
-# build hook runs go build -buildmode=c-shared), then runs the Python tests.
+# installs numpy, gymnasium, cffi, pytest, stable-baselines3 (which pulls
+# PyPI's torch, the CUDA build: about 5 GB and 2-3 minutes on a fresh
+# machine) and yarngym itself (editable; its build hook runs go build
+# -buildmode=c-shared and writes the task registry), then runs the Python
+# tests.
 PYTHON ?= python3
 VENV ?= .venv
 .PHONY: pytest
 pytest:
 	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
 	  echo "cannot create $(VENV) with '$(PYTHON) -m venv' (on Debian/Ubuntu: apt-get install python3-venv)"; exit 1; }
-	$(VENV)/bin/python -m pip install -q --disable-pip-version-check numpy gymnasium cffi pytest hatchling
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check numpy gymnasium cffi pytest hatchling stable-baselines3
 	$(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-build-isolation -e .
 	$(VENV)/bin/python -m pytest -q bindings/python/tests
 

@@ -147,6 +147,32 @@ func yg_batch_spaces(handle C.int64_t, obsLow, obsHigh, actLow, actHigh *C.float
 	return statusOK
 }
 
+// copyString writes s into the caller's buffer as yg_batch_string does.
+func copyString(s string, buf *C.char, capacity C.int32_t, length *C.int32_t) C.int32_t {
+	if len(s) > 1<<31-2 {
+		return failf("string of %d bytes does not fit the ABI's int32 length", len(s))
+	}
+	if length != nil {
+		*length = C.int32_t(len(s))
+	}
+	if buf != nil && capacity > 0 {
+		out := slice[byte](unsafe.Pointer(buf), int(capacity))
+		k := copy(out[:len(out)-1], s)
+		out[k] = 0
+	}
+	return statusOK
+}
+
+//export yg_registry
+func yg_registry(what C.int32_t, buf *C.char, capacity C.int32_t, length *C.int32_t) (st C.int32_t) {
+	defer guard(&st)
+	s, err := registryJSON(int(what))
+	if err != nil {
+		return fail(err)
+	}
+	return copyString(s, buf, capacity, length)
+}
+
 //export yg_batch_string
 func yg_batch_string(handle C.int64_t, what C.int32_t, buf *C.char, capacity C.int32_t, length *C.int32_t) (st C.int32_t) {
 	defer guard(&st)
@@ -159,15 +185,7 @@ func yg_batch_string(handle C.int64_t, what C.int32_t, buf *C.char, capacity C.i
 	if err != nil {
 		return fail(err)
 	}
-	if length != nil {
-		*length = C.int32_t(len(s))
-	}
-	if buf != nil && capacity > 0 {
-		out := slice[byte](unsafe.Pointer(buf), int(capacity))
-		k := copy(out[:len(out)-1], s)
-		out[k] = 0
-	}
-	return statusOK
+	return copyString(s, buf, capacity, length)
 }
 
 //export yg_batch_reset

@@ -24,8 +24,9 @@
  * A batch is N independent environments built from one JSON config with
  * the fields of Go's env.Config:
  *   {"scenario": "quick", "sets": ["KEY=VALUE"], "policy": "fair",
- *    "controlled": ["max_am_share"], "control_interval_s": 60,
- *    "max_steps": 0, "reward": {"slowdown": 1}}
+ *    "controlled": ["max_am_share"], "bounds": {"max_am_share": [0, 1]},
+ *    "control_interval_s": 60, "horizon_s": 3600, "max_steps": 0,
+ *    "reward": {"slowdown": 1}}
  * (see yarngym/env's package doc for the observation features, the action
  * and the reward objectives). Buffers are flat, env-major: env i's
  * observation is obs[i*obs_dim .. (i+1)*obs_dim), its action
@@ -41,7 +42,7 @@ extern "C" {
 #endif
 
 /* The version of this ABI. A client checks yg_abi_version against it. */
-#define YG_ABI_VERSION 1
+#define YG_ABI_VERSION 2
 
 /* Status codes. */
 #define YG_OK 0
@@ -58,6 +59,13 @@ extern "C" {
 #define YG_STR_ACTIONS 1  /* controlled parameter names, act_dim lines */
 #define YG_STR_INFO 2     /* info scalar names, info_dim lines */
 #define YG_STR_CONFIG 3   /* the config with defaults filled in, JSON */
+
+/* What yg_registry returns, as JSON. */
+#define YG_REG_TASKS 0      /* the tuning tasks: id, gym_id, env config, seeds, default, grid, action box */
+#define YG_REG_BASELINES 1  /* each task's saved baselines table: {"ID": {...}} */
+#define YG_REG_POLICIES 2   /* policies: name, doc, params (name, range, default, integer), state */
+#define YG_REG_SCENARIOS 3  /* built-in scenarios: name, paper, policy, description */
+#define YG_REG_OBJECTIVES 4 /* reward objectives: name, stall_safe */
 
 /* The ABI version: *version = YG_ABI_VERSION of the library. */
 int32_t yg_abi_version(int32_t *version);
@@ -76,6 +84,14 @@ int32_t yg_last_error(char *buf, int32_t cap, int32_t *len);
  * only reads it. A batch's worker count is fixed when it is created.
  */
 int32_t yg_set_threads(int32_t n, int32_t *previous);
+
+/*
+ * One of the Go registries (YG_REG_*) as JSON, the one source of these
+ * tables for every binding. *len is set to its length in bytes without the
+ * NUL; at most cap-1 bytes are copied into buf, NUL-terminated. Call with
+ * cap 0 to learn the length.
+ */
+int32_t yg_registry(int32_t what, char *buf, int32_t cap, int32_t *len);
 
 /*
  * Creates a batch of n >= 1 environments from config_json (read-only,
@@ -125,11 +141,12 @@ int32_t yg_batch_reset(int64_t handle, uint64_t *seeds, uint8_t *mask, float *ob
  * be NULL; other rows are left alone), is reset at once with the seed
  * derived from its episode seed, and its new episode's first observation
  * goes to obs; its reward, flags and info are those of the ending step.
- * With YG_FLAG_NO_AUTORESET the envs are stepped in turn on the calling
- * thread, an ended env is left as it is, final_obs is not written, and
- * stepping it again is an error until it is reset.
+ * With YG_FLAG_NO_AUTORESET an ended env is left as it is, final_obs is not
+ * written, and stepping it again is an error until it is reset.
  *
- * On an error, the outputs may be partly written.
+ * Every env's action (and, without autoreset, that no env has ended) is
+ * checked before any env steps: on such an error nothing was stepped. On a
+ * later error (inside an env's step) the outputs may be partly written.
  */
 int32_t yg_batch_step(int64_t handle, double *actions, float *obs, double *rewards, uint8_t *terminated,
                       uint8_t *truncated, float *final_obs, double *info);

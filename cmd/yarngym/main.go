@@ -6,6 +6,8 @@
 //	yarngym report RESULTS_DIR
 //	yarngym scenarios
 //	yarngym policies
+//	yarngym tasks [--format table|json]
+//	yarngym baselines TASK|all [--workers K] [--write DIR] [--grid] [--format table|json]
 //
 // SCENARIO is a built-in scenario name or a TOML file. Exit status: 0 on
 // success (a run that ends with stuck jobs reports them and still succeeds),
@@ -73,6 +75,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		err = cmdScenarios(args[1:], stdout)
 	case "policies":
 		err = cmdPolicies(args[1:], stdout)
+	case "tasks":
+		err = cmdTasks(args[1:], stdout)
+	case "baselines":
+		err = cmdBaselines(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -55,6 +55,16 @@ func (s *Sim) Totals() (guaranteed, opportunistic Res, cpuUsed, memUsedMB float6
 	return s.acct.allocG, s.acct.allocO, s.acct.cpuUsed, s.acct.memUsed
 }
 
+// UsedVCoreMs returns the integral of the CPU actually consumed (capped per
+// node at its physical cores), in vCore-milliseconds, from time 0 to Now.
+// It reads the running integral and adds the stretch since the last event
+// without changing it, so calling it never alters a run.
+func (s *Sim) UsedVCoreMs() float64 {
+	a := s.acct
+	a.integrate(s.now)
+	return a.vcoreMsUsed
+}
+
 // Capacity returns the cluster's total capacity.
 func (s *Sim) Capacity() Res { return s.capacity }
 
@@ -185,11 +195,16 @@ func (s *Sim) Summary() Summary {
 		sum.MakespanMs = last - first
 	}
 	if s.now > 0 {
+		// Means over [0, Now]: the integrals run to the last event, and the
+		// stretch since it (when a RunUntil stopped between events) is
+		// added here without changing them.
+		a := s.acct
+		a.integrate(s.now)
 		span := float64(s.now)
-		sum.VCoresReservedMean = s.acct.vcoreMsReserved / span
-		sum.VCoresUsedMean = s.acct.vcoreMsUsed / span
-		sum.MemMBReservedMean = s.acct.memMBMsReserved / span
-		sum.MemMBUsedMean = s.acct.memMBMsUsed / span
+		sum.VCoresReservedMean = a.vcoreMsReserved / span
+		sum.VCoresUsedMean = a.vcoreMsUsed / span
+		sum.MemMBReservedMean = a.memMBMsReserved / span
+		sum.MemMBUsedMean = a.memMBMsUsed / span
 	}
 	for _, n := range s.Nodes {
 		sum.SwapMs += n.SwapMs

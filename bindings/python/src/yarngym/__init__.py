@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ._native import YarnGymError, abi_version, library_path, set_threads
 from .envs import ClusterEnv, VectorClusterEnv
-from .registration import TASKS, register_envs
+from .registration import TASKS, baselines, register_envs, tasks
 
 __all__ = [
     "ClusterEnv",
@@ -25,6 +25,8 @@ __all__ = [
     "YarnGymError",
     "TASKS",
     "abi_version",
+    "baselines",
+    "tasks",
     "library_path",
     "register_envs",
     "set_threads",
