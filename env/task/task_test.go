@@ -261,3 +261,39 @@ func TestStat(t *testing.T) {
 		t.Error("Ratio's edge cases")
 	}
 }
+
+// BenchmarkTaskEpisode plays one episode of each registered task with its
+// paper default per op, on one goroutine: the cost of an evaluation.
+func BenchmarkTaskEpisode(b *testing.B) {
+	for _, tk := range All() {
+		b.Run(tk.ID, func(b *testing.B) {
+			e, err := env.New(tk.Env)
+			if err != nil {
+				b.Fatal(err)
+			}
+			obs := make([]float32, e.ObsDim())
+			var steps, events int64
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := e.ResetInto(tk.Test.First+uint64(i%tk.Test.Count), obs); err != nil {
+					b.Fatal(err)
+				}
+				for !e.Done() {
+					_, _, _, info, err := e.StepInto(tk.Default, obs)
+					if err != nil {
+						b.Fatal(err)
+					}
+					steps++
+					if info.Ended {
+						events += info.Events
+					}
+				}
+			}
+			sec := b.Elapsed().Seconds()
+			b.ReportMetric(float64(b.N)/sec, "episodes/s")
+			b.ReportMetric(float64(steps)/sec, "steps/s")
+			b.ReportMetric(float64(events)/sec, "events/s")
+		})
+	}
+}
