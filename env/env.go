@@ -61,6 +61,7 @@ type Config struct {
 type Env struct {
 	cfg        Config
 	sc         *scenario.Scenario
+	simOpts    func(*sim.Config)
 	maxMs      sim.Ms // the scenario's run.max_s (0: none)
 	intervalMs sim.Ms
 	weights    [numObjectives]float64
@@ -102,6 +103,23 @@ type Env struct {
 func New(cfg Config) (*Env, error) {
 	return newEnv(cfg, nil)
 }
+
+// NewWithScenario is New with an already loaded scenario (cfg.Scenario and
+// cfg.Sets then only name it): the runner uses it to play a scenario file
+// under a trained controller. A loaded scenario is read-only; envs may
+// share one.
+func NewWithScenario(cfg Config, sc *scenario.Scenario) (*Env, error) {
+	if sc == nil {
+		return nil, errors.New("env: NewWithScenario: nil scenario")
+	}
+	return newEnv(cfg, sc)
+}
+
+// SetSimOptions sets a function that adjusts every later Reset's sim.Config
+// before the run is built (task records, timeline sampling, invariant
+// checks): for the runner and tests, not for learners (it may change what
+// the run records, never what it simulates, if used as intended).
+func (e *Env) SetSimOptions(fn func(*sim.Config)) { e.simOpts = fn }
 
 // newEnv is New with an already loaded scenario (nil: load it). A loaded
 // scenario is read-only, so the envs of a Batch share one.
@@ -305,6 +323,9 @@ func (e *Env) ResetInto(seed uint64, obs []float32) (Info, error) {
 	cfg, err := e.sc.Build(seed, e.cfg.Policy)
 	if err != nil {
 		return Info{}, fmt.Errorf("reset (seed %d): %w", seed, err)
+	}
+	if e.simOpts != nil {
+		e.simOpts(&cfg)
 	}
 	s, err := sim.New(cfg)
 	if err != nil {

@@ -97,7 +97,7 @@ func Run(s Suite, o Options) (*Results, error) {
 			defer func() { <-sem; wg.Done() }()
 			seed := u.seed
 			r, err := runner.Run(runner.Options{Scenario: u.pair.Scenario, Sets: u.pair.loadSets(), Policy: u.pair.Policy,
-				Seed: &seed, TimelineS: o.TimelineS})
+				Seed: &seed, TimelineS: o.TimelineS, Controller: u.pair.Controller})
 			if err != nil {
 				errs[i] = fmt.Errorf("%s under %s (seed %d): %w", u.pair.Scenario, u.pair.Name(), seed, err)
 				return

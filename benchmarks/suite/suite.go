@@ -24,6 +24,9 @@ type Pair struct {
 	Sets []string
 	// Label names the variant in tables and charts; empty means Policy.
 	Label string
+	// Controller is a trained model (a model.json path) that sets the
+	// policy's parameters every control interval of its task.
+	Controller string
 }
 
 // loadSets are the overrides a run loads the scenario with. With policy

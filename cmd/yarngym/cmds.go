@@ -35,7 +35,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 0, "random seed (default: the scenario's)")
 	out := fs.String("out", "", "directory for summary.json, jobs.csv, tasks.csv")
 	format := fs.String("format", "table", "table or json")
-	pos, flags := splitArgs(args, map[string]bool{"policy": true, "set": true, "seed": true, "out": true, "format": true})
+	controller := fs.String("controller", "", "a trained model (model.json or its folder, from yarngym learn) that sets the policy's parameters every control interval")
+	pos, flags := splitArgs(args, map[string]bool{"policy": true, "set": true, "seed": true, "out": true, "format": true, "controller": true})
 	if err := fs.Parse(flags); err != nil {
 		return usagef("run: %v", err)
 	}
@@ -45,7 +46,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *format != "table" && *format != "json" {
 		return usagef("run: --format %q is not table or json", *format)
 	}
-	opts := runner.Options{Scenario: pos[0], Sets: sets, Policy: *policy, RecordTasks: *out != ""}
+	opts := runner.Options{Scenario: pos[0], Sets: sets, Policy: *policy, RecordTasks: *out != "", Controller: *controller}
 	seedSet := false
 	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
 	if seedSet {

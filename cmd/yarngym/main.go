@@ -8,6 +8,8 @@
 //	yarngym policies
 //	yarngym tasks [--format table|json]
 //	yarngym baselines TASK|all [--workers K] [--write DIR] [--grid] [--format table|json]
+//	yarngym learn TASK[,TASK...]|all [--algo grid|random|cmaes|ppo[,...]] [--budget N|ALGO=N,...] [--seed S] [--out DIR]
+//	yarngym evaluate TASK --model DIR
 //
 // SCENARIO is a built-in scenario name or a TOML file. Exit status: 0 on
 // success (a run that ends with stuck jobs reports them and still succeeds),
@@ -79,6 +81,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		err = cmdTasks(args[1:], stdout)
 	case "baselines":
 		err = cmdBaselines(args[1:], stdout, stderr)
+	case "learn":
+		err = cmdLearn(args[1:], stdout, stderr)
+	case "evaluate":
+		err = cmdEvaluate(args[1:], stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

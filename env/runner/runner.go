@@ -24,6 +24,10 @@ type Options struct {
 	TimelineS float64
 	// AfterEvent is passed to the engine (tests check invariants with it).
 	AfterEvent func(*sim.Sim)
+	// Controller is a trained model (model.json or its folder) that sets
+	// the policy's parameters every control interval; it overrides the
+	// scenario's [controller] model.
+	Controller string
 }
 
 // Result is a finished run.
@@ -50,6 +54,12 @@ func RunScenario(sc *scenario.Scenario, o Options) (*Result, error) {
 	seed := sc.File.Seed
 	if o.Seed != nil {
 		seed = *o.Seed
+	}
+	if m := o.Controller; m != "" || sc.ControllerModel() != "" {
+		if m == "" {
+			m = sc.ControllerModel()
+		}
+		return runControlled(sc, o, m, seed)
 	}
 	cfg, err := sc.Build(seed, o.Policy)
 	if err != nil {

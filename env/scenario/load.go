@@ -37,6 +37,16 @@ type Scenario struct {
 	source workload.Source
 }
 
+// ControllerModel returns the path of the trained controller the scenario
+// names ([controller] model, relative to the scenario's folder), or "".
+func (sc *Scenario) ControllerModel() string {
+	m := sc.File.Controller.Model
+	if m == "" || filepath.IsAbs(m) {
+		return m
+	}
+	return filepath.Join(sc.Dir, m)
+}
+
 // Error is a scenario error: which file, which key, why.
 type Error struct {
 	Source string

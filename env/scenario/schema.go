@@ -13,6 +13,16 @@ type File struct {
 	Policy      Policy   `toml:"policy"`
 	Workload    Workload `toml:"workload"`
 	Run         Run      `toml:"run"`
+	// Controller names a trained model (yarngym learn's model.json) that
+	// sets the policy's parameters every control interval of its task.
+	Controller Controller `toml:"controller"`
+}
+
+// Controller names a trained controller.
+type Controller struct {
+	// Model is the model file, or the folder holding model.json; a relative
+	// path is relative to the scenario file.
+	Model string `toml:"model"`
 }
 
 // Cluster is a list of node groups.

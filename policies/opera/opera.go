@@ -96,6 +96,8 @@ func (o *Opera) params() *sim.Params {
 		Ref: "OPERA Sec. III-B (1 minute)", Min: 1, Max: 3600, Default: 60, Value: &c.CutoffS})
 	ps.Add(sim.Param{Name: "posterior_cutoff", Doc: "a task is classified short when P(short|features) exceeds this (0.5: the higher posterior wins)",
 		Ref: "OPERA Sec. III-B", Min: 0, Max: 1, Default: 0.5, Value: &c.PosteriorCutoff})
+	ps.Add(sim.Param{Name: "classifier", Doc: "the short/long posterior: 0 naive Bayes (the paper, Eq. 2-3), 1 logistic regression over the same features, trained online in gorgonia",
+		Ref: "OPERA Sec. III-B (0: the paper)", Min: 0, Max: 1, Default: ModelBayes, Integer: true, Value: &c.Model})
 	ps.Add(sim.Param{Name: "progress_buckets", Doc: "buckets of job progress for the classifier's P feature (assumed: the paper does not say how progress is discretised)",
 		Ref: "OPERA Sec. III-B (P_t)", Min: 1, Max: 20, Default: 4, Integer: true, Value: &c.Buckets})
 	ps.Add(sim.Param{Name: "rho", Doc: "contention threshold: usage above rho x capacity is contention",
