@@ -37,7 +37,7 @@ VENV ?= .venv
 pytest:
 	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
 	  echo "cannot create $(VENV) with '$(PYTHON) -m venv' (on Debian/Ubuntu: apt-get install python3-venv)"; exit 1; }
-	$(VENV)/bin/python -m pip install -q --disable-pip-version-check numpy gymnasium cffi pytest hatchling stable-baselines3
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check numpy gymnasium cffi pytest hatchling stable-baselines3 pandas
 	$(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-build-isolation -e .
 	$(VENV)/bin/python -m pytest -q bindings/python/tests
 

@@ -50,7 +50,8 @@ func TestHeaderListsEveryExport(t *testing.T) {
 		{"YG_ERR_ENV", statusEnv}, {"YG_ERR_PANIC", statusPanic}, {"YG_FLAG_NO_AUTORESET", flagNoAutoreset},
 		{"YG_STR_FEATURES", strFeatures}, {"YG_STR_ACTIONS", strActions}, {"YG_STR_INFO", strInfo}, {"YG_STR_CONFIG", strConfig},
 		{"YG_REG_TASKS", regTasks}, {"YG_REG_BASELINES", regBaselines}, {"YG_REG_POLICIES", regPolicies},
-		{"YG_REG_SCENARIOS", regScenarios}, {"YG_REG_OBJECTIVES", regObjectives}} {
+		{"YG_REG_SCENARIOS", regScenarios}, {"YG_REG_OBJECTIVES", regObjectives},
+		{"YG_RUN_SUMMARY", runSummary}, {"YG_RUN_JOB_STRINGS", runJobStrings}, {"YG_RUN_ENUMS", runEnums}} {
 		re := regexp.MustCompile(`(?m)^#define ` + c.name + ` (\d+)`)
 		m := re.FindStringSubmatch(string(h))
 		if m == nil || m[1] != strconv.Itoa(c.v) {
@@ -269,5 +270,49 @@ func TestRegistry(t *testing.T) {
 	}
 	if _, err := registryJSON(99); err == nil || statusOf(err) != statusInvalid {
 		t.Errorf("unknown registry: %v", err)
+	}
+}
+
+// TestRun: a run handle holds the same run as the runner, its tasks in
+// tasks.csv's order; bad configs name the field.
+func TestRun(t *testing.T) {
+	id, err := newRun(`{"scenario":"quick","seed":3}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer freeRun(id)
+	r, err := lookupRun(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.jobs) != 4 || len(r.tasks) == 0 || r.res.Seed != 3 {
+		t.Fatalf("%d jobs, %d tasks, seed %d", len(r.jobs), len(r.tasks), r.res.Seed)
+	}
+	csv := r.res.TasksCSV()
+	if len(csv)-1 != len(r.tasks) {
+		t.Fatalf("%d task rows, tasks.csv has %d", len(r.tasks), len(csv)-1)
+	}
+	for i, tk := range r.tasks {
+		if row := csv[i+1]; row[0] != strconv.Itoa(int(tk.Job)) || row[3] != strconv.Itoa(tk.Index) || row[4] != strconv.Itoa(int(tk.Attempt)) {
+			t.Fatalf("task %d: %+v, tasks.csv row %v", i, tk, row)
+		}
+	}
+	for what, want := range map[int]string{runSummary: `"seed": 3`, runJobStrings: `"name":[`, runEnums: `"outcome":["done","killed"]`} {
+		s, err := r.str(what)
+		if err != nil || !strings.Contains(s, want) {
+			t.Errorf("string %d: %q (%v), want %s in it", what, s, err, want)
+		}
+	}
+	freeRun(id)
+	if _, err := lookupRun(id); err == nil || statusOf(err) != statusHandle {
+		t.Errorf("a freed run: %v", err)
+	}
+	for _, c := range []struct{ js, want string }{
+		{`{"seed":1}`, "scenario"}, {`{"scenario":"quick","bogus":1}`, "bogus"},
+		{`{"scenario":"no-such"}`, "no-such"}, {`{"scenario":"quick","timeline_s":-1}`, "timeline_s"},
+	} {
+		if _, err := newRun(c.js); err == nil || !strings.Contains(err.Error(), c.want) || statusOf(err) != statusInvalid {
+			t.Errorf("%s: %v", c.js, err)
+		}
 	}
 }

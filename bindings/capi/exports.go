@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"runtime"
 	"unsafe"
+
+	"yarngym/env/sim"
 )
 
 // This file adapts batch.go to the C ABI of yarngym.h: every export checks
@@ -246,5 +248,99 @@ func yg_batch_seeds(handle C.int64_t, seeds *C.uint64_t) (st C.int32_t) {
 		return failf("yg_batch_seeds: seeds must not be NULL")
 	}
 	h.seeds(slice[uint64](unsafe.Pointer(seeds), h.n))
+	return statusOK
+}
+
+//export yg_run_new
+func yg_run_new(configJSON *C.char, handle *C.int64_t) (st C.int32_t) {
+	defer guard(&st)
+	if configJSON == nil || handle == nil {
+		return failf("yg_run_new: config_json and handle must not be NULL")
+	}
+	id, err := newRun(C.GoString(configJSON))
+	if err != nil {
+		return fail(err)
+	}
+	*handle = C.int64_t(id)
+	return statusOK
+}
+
+//export yg_run_free
+func yg_run_free(handle C.int64_t) (st C.int32_t) {
+	defer guard(&st)
+	freeRun(int64(handle))
+	return statusOK
+}
+
+//export yg_run_counts
+func yg_run_counts(handle C.int64_t, jobs, tasks *C.int64_t) (st C.int32_t) {
+	defer guard(&st)
+	r, err := lookupRun(int64(handle))
+	if err != nil {
+		return fail(err)
+	}
+	if jobs != nil {
+		*jobs = C.int64_t(len(r.jobs))
+	}
+	if tasks != nil {
+		*tasks = C.int64_t(len(r.tasks))
+	}
+	return statusOK
+}
+
+//export yg_run_string
+func yg_run_string(handle C.int64_t, what C.int32_t, buf *C.char, capacity C.int32_t, length *C.int32_t) (st C.int32_t) {
+	defer guard(&st)
+	r, err := lookupRun(int64(handle))
+	if err != nil {
+		return fail(err)
+	}
+	s, err := r.str(int(what))
+	if err != nil {
+		return fail(err)
+	}
+	return copyString(s, buf, capacity, length)
+}
+
+//export yg_run_jobs
+func yg_run_jobs(handle C.int64_t, out *C.yg_job, n C.int64_t) (st C.int32_t) {
+	defer guard(&st)
+	r, err := lookupRun(int64(handle))
+	if err != nil {
+		return fail(err)
+	}
+	if out == nil || int(n) != len(r.jobs) {
+		return failf("yg_run_jobs: out must hold the run's %d jobs, got n = %d", len(r.jobs), n)
+	}
+	rows := unsafe.Slice(out, int(n))
+	for i, j := range r.jobs {
+		done := j.State != sim.JobWaiting && j.State != sim.JobFuture
+		rows[i] = C.yg_job{id: C.int64_t(j.ID), state: C.int32_t(j.State), tasks: C.int32_t(j.Tasks),
+			submit_s: C.double(secsOr(j.SubmitMs, true)), admit_s: C.double(secsOr(j.AdmitMs, done)),
+			start_s: C.double(secsOr(j.StartMs, j.StartMs >= 0)), finish_s: C.double(secsOr(j.FinishMs, j.FinishMs >= 0)),
+			goal_s: C.double(secsOr(j.GoalMs, j.GoalMs > 0))}
+	}
+	return statusOK
+}
+
+//export yg_run_tasks
+func yg_run_tasks(handle C.int64_t, out *C.yg_task, n C.int64_t) (st C.int32_t) {
+	defer guard(&st)
+	r, err := lookupRun(int64(handle))
+	if err != nil {
+		return fail(err)
+	}
+	if int(n) != len(r.tasks) || (out == nil && n > 0) {
+		return failf("yg_run_tasks: out must hold the run's %d task attempts, got n = %d", len(r.tasks), n)
+	}
+	if n == 0 {
+		return statusOK
+	}
+	rows := unsafe.Slice(out, int(n))
+	for i, t := range r.tasks {
+		rows[i] = C.yg_task{job: C.int32_t(t.Job), stage: C.int32_t(t.Stage), index: C.int32_t(t.Index), attempt: C.int32_t(t.Attempt),
+			node: C.int32_t(t.Node), kind: C.int8_t(t.Kind), container: C.int8_t(t.Container), locality: C.int8_t(t.Locality),
+			outcome: C.int8_t(t.Outcome), start_s: C.double(float64(t.StartMs) / 1000), end_s: C.double(float64(t.EndMs) / 1000)}
+	}
 	return statusOK
 }

@@ -67,6 +67,38 @@ extern "C" {
 #define YG_REG_SCENARIOS 3  /* built-in scenarios: name, paper, policy, description */
 #define YG_REG_OBJECTIVES 4 /* reward objectives: name, stall_safe */
 
+/* What yg_run_string returns, as JSON. */
+#define YG_RUN_SUMMARY 0     /* the run's summary, as yarngym run's summary.json */
+#define YG_RUN_JOB_STRINGS 1 /* {"name": [...], "app": [...], "framework": [...], "queue": [...]}, one per job */
+#define YG_RUN_ENUMS 2       /* the names of yg_job.state and yg_task's kind, container, locality, outcome codes */
+
+/* One job of a finished run (yg_run_jobs), as a row of yarngym run's jobs.csv. */
+typedef struct {
+	int64_t id;
+	int32_t state; /* an index into YG_RUN_ENUMS "state" */
+	int32_t tasks;
+	double submit_s;
+	double admit_s;  /* NaN if never admitted */
+	double start_s;  /* NaN if no container ever started */
+	double finish_s; /* NaN if unfinished */
+	double goal_s;   /* NaN without a completion-time goal */
+} yg_job;
+
+/* One task attempt of a finished run (yg_run_tasks), as a row of tasks.csv. */
+typedef struct {
+	int32_t job;
+	int32_t stage; /* -1 for an ApplicationMaster */
+	int32_t index;
+	int32_t attempt;
+	int32_t node;
+	int8_t kind;      /* YG_RUN_ENUMS "kind" */
+	int8_t container; /* YG_RUN_ENUMS "container" */
+	int8_t locality;  /* YG_RUN_ENUMS "locality" */
+	int8_t outcome;   /* YG_RUN_ENUMS "outcome" */
+	double start_s;
+	double end_s;
+} yg_task;
+
 /* The ABI version: *version = YG_ABI_VERSION of the library. */
 int32_t yg_abi_version(int32_t *version);
 
@@ -153,6 +185,31 @@ int32_t yg_batch_step(int64_t handle, double *actions, float *obs, double *rewar
 
 /* The current episode seed of each environment (n values). */
 int32_t yg_batch_seeds(int64_t handle, uint64_t *seeds);
+
+/*
+ * Runs a scenario to its end, as `yarngym run` does, from config_json
+ * (read-only): {"scenario": "quick", "sets": ["KEY=VALUE"], "policy": "fair",
+ * "seed": 1, "controller": "model.json", "record_tasks": true,
+ * "timeline_s": 0}; only scenario is required. *handle is the finished
+ * run's handle (from the same sequence as batch handles, never reused).
+ */
+int32_t yg_run_new(char *config_json, int64_t *handle);
+
+/* Frees a run. Freeing twice, or an unknown handle, returns YG_OK. */
+int32_t yg_run_free(int64_t handle);
+
+/* The run's numbers of jobs and of recorded task attempts (either may be NULL). */
+int32_t yg_run_counts(int64_t handle, int64_t *jobs, int64_t *tasks);
+
+/* A text property of the run (YG_RUN_*), as yg_batch_string. */
+int32_t yg_run_string(int64_t handle, int32_t what, char *buf, int32_t cap, int32_t *len);
+
+/* Writes the run's jobs into out (n must be the job count), in job order. */
+int32_t yg_run_jobs(int64_t handle, yg_job *out, int64_t n);
+
+/* Writes the run's task attempts into out (n must be the count), ordered by
+ * job, stage, index and attempt as in tasks.csv. */
+int32_t yg_run_tasks(int64_t handle, yg_task *out, int64_t n);
 
 #ifdef __cplusplus
 }

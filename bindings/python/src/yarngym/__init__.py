@@ -18,12 +18,15 @@ from __future__ import annotations
 from ._native import YarnGymError, abi_version, library_path, set_threads
 from .envs import ClusterEnv, VectorClusterEnv
 from .registration import TASKS, baselines, register_envs, tasks
+from .runs import Run, run
 
 __all__ = [
     "ClusterEnv",
     "VectorClusterEnv",
     "YarnGymError",
     "TASKS",
+    "Run",
+    "run",
     "abi_version",
     "baselines",
     "tasks",
