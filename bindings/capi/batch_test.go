@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"yarngym/env"
+	"yarngym/env/task"
 )
 
 // The header and the exports agree: every //export has a prototype in
@@ -312,6 +313,35 @@ func TestRun(t *testing.T) {
 		{`{"scenario":"no-such"}`, "no-such"}, {`{"scenario":"quick","timeline_s":-1}`, "timeline_s"},
 	} {
 		if _, err := newRun(c.js); err == nil || !strings.Contains(err.Error(), c.want) || statusOf(err) != statusInvalid {
+			t.Errorf("%s: %v", c.js, err)
+		}
+	}
+}
+
+// TestEvaluate: yg_evaluate's returns are task.Evaluate's, and bad configs
+// name what is wrong.
+func TestEvaluate(t *testing.T) {
+	rets, err := evaluate(`{"task":"AutoAdmin-v0","action":[1.5],"seeds":[1000,7]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, _ := task.Lookup("AutoAdmin-v0")
+	eps, err := task.Evaluate(tk.Env, []uint64{1000, 7}, task.Static{1.5}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rets, task.Returns(eps)) {
+		t.Errorf("returns %v, task.Evaluate %v", rets, task.Returns(eps))
+	}
+	for _, c := range []struct{ js, want string }{
+		{`{"task":"Nope-v0","action":[1],"seeds":[1]}`, "Nope-v0"},
+		{`{"task":"AutoAdmin-v0","action":[1, 2],"seeds":[1]}`, "rrp_scale"},
+		{`{"task":"AutoAdmin-v0","action":[1],"seeds":[]}`, "seeds"},
+		{`{"task":"AutoAdmin-v0","action":[1],"model":"x","seeds":[1]}`, "not both"},
+		{`{"task":"AutoAdmin-v0","model":"/nonexistent/m.json","seeds":[1]}`, "nonexistent"},
+		{`{"task":"AutoAdmin-v0","oops":1}`, "oops"},
+	} {
+		if _, err := evaluate(c.js); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v", c.js, err)
 		}
 	}

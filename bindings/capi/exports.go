@@ -344,3 +344,20 @@ func yg_run_tasks(handle C.int64_t, out *C.yg_task, n C.int64_t) (st C.int32_t) 
 	}
 	return statusOK
 }
+
+//export yg_evaluate
+func yg_evaluate(configJSON *C.char, returns *C.double, n C.int32_t) (st C.int32_t) {
+	defer guard(&st)
+	if configJSON == nil || returns == nil {
+		return failf("yg_evaluate: config_json and returns must not be NULL")
+	}
+	rets, err := evaluate(C.GoString(configJSON))
+	if err != nil {
+		return fail(err)
+	}
+	if int(n) != len(rets) {
+		return failf("yg_evaluate: returns holds %d values, the config has %d seeds", n, len(rets))
+	}
+	copy(slice[float64](unsafe.Pointer(returns), int(n)), rets)
+	return statusOK
+}

@@ -207,6 +207,15 @@ int32_t yg_run_string(int64_t handle, int32_t what, char *buf, int32_t cap, int3
 /* Writes the run's jobs into out (n must be the job count), in job order. */
 int32_t yg_run_jobs(int64_t handle, yg_job *out, int64_t n);
 
+/*
+ * Plays a task's static action or trained model on the given seeds, one
+ * episode each, and writes their returns into returns (n = the number of
+ * seeds), from config_json (read-only): {"task": "AutoAdmin-v0", "action":
+ * [1.5] or "model": "model.json", "seeds": [1000, 1001], "workers": 0}. The
+ * black-box tuners score candidates this way (paired: the same seeds).
+ */
+int32_t yg_evaluate(char *config_json, double *returns, int32_t n);
+
 /* Writes the run's task attempts into out (n must be the count), ordered by
  * job, stage, index and attempt as in tasks.csv. */
 int32_t yg_run_tasks(int64_t handle, yg_task *out, int64_t n);
