@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
@@ -71,7 +73,7 @@ func Describe(name string) (File, error) {
 	}
 	var f File
 	if _, err := toml.Decode(string(data), &f); err != nil {
-		return File{}, &Error{Source: src, Reason: tomlReason(err)}
+		return File{}, tomlError(src, data, err)
 	}
 	return f, nil
 }
@@ -146,7 +148,7 @@ func (sc *Scenario) decode(data []byte, src string) error {
 	var f File
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&f)
 	if err != nil {
-		return &Error{Source: src, Reason: tomlReason(err)}
+		return tomlError(src, data, err)
 	}
 	sc.File = f
 	sc.Options = nil
@@ -158,7 +160,11 @@ func (sc *Scenario) decode(data []byte, src string) error {
 		sc.Options = g.Options()
 		if md.IsDefined("workload", "options") {
 			if err := md.PrimitiveDecode(f.Workload.Options, sc.Options); err != nil {
-				return &Error{Source: src, Key: "workload.options", Reason: tomlReason(err)}
+				key, reason := tomlReason(data, err)
+				if key == "" {
+					key = "workload.options"
+				}
+				return &Error{Source: src, Key: key, Reason: reason}
 			}
 		}
 	} else if md.IsDefined("workload", "options") {
@@ -174,14 +180,91 @@ func (sc *Scenario) decode(data []byte, src string) error {
 	return nil
 }
 
-func tomlReason(err error) string {
-	// ParseError.ErrorWithPosition panics on some inputs (toml v1.4.0, found
-	// by FuzzParse with the document "0"): format the position ourselves.
+// tomlError turns a TOML decoding error of data into an Error naming src,
+// the key (for a wrong type), the line and column, and the reason.
+func tomlError(src string, data []byte, err error) *Error {
+	key, reason := tomlReason(data, err)
+	return &Error{Source: src, Key: key, Reason: reason}
+}
+
+// tomlReason returns the key an error of decoding data is about (empty when
+// not known, as for syntax errors) and its reason with the line and, where
+// known, the column.
+//
+// A toml.ParseError's Message is empty for most syntax errors (toml v1.4.0:
+// the reason is only in the error's own text), and its ErrorWithPosition
+// panics on some inputs (found by FuzzParse with the document "0"), so the
+// position is worked out here from the error's byte offset.
+func tomlReason(data []byte, err error) (key, reason string) {
 	var pe toml.ParseError
-	if errors.As(err, &pe) && pe.Position.Line > 0 {
-		return fmt.Sprintf("line %d: %s", pe.Position.Line, pe.Message)
+	if !errors.As(err, &pe) {
+		// Type errors ("incompatible types") are plain errors with the same
+		// "toml: line N (last key K): reason" shape.
+		if m := tomlLineErr.FindStringSubmatch(err.Error()); m != nil {
+			return m[2], "line " + m[1] + ": " + m[3]
+		}
+		return "", strings.TrimPrefix(err.Error(), "toml: ")
 	}
-	return err.Error()
+	reason = parseErrorMessage(pe)
+	line, col := errorPosition(data, pe.Position)
+	switch {
+	case line > 0 && col > 0:
+		reason = fmt.Sprintf("line %d, column %d: %s", line, col, reason)
+	case line > 0:
+		reason = fmt.Sprintf("line %d: %s", line, reason)
+	}
+	// The last key read is context, not necessarily what is wrong (after
+	// [a.b], a bad table header's last key is a.b).
+	if pe.LastKey != "" && !strings.Contains(reason, "'"+pe.LastKey+"'") {
+		reason += fmt.Sprintf(" (after key %s)", pe.LastKey)
+	}
+	return "", reason
+}
+
+var tomlLineErr = regexp.MustCompile(`^toml: line (\d+)(?: \(last key "(.*)"\))?: (.*)$`)
+
+// parseErrorMessage is the reason of a ParseError without its "toml: line
+// N (last key K): " prefix.
+func parseErrorMessage(pe toml.ParseError) (msg string) {
+	if pe.Message != "" {
+		return pe.Message
+	}
+	defer func() {
+		if recover() != nil { // no message and no wrapped error
+			msg = "syntax error"
+		}
+	}()
+	text := pe.Error()
+	prefix := fmt.Sprintf("toml: line %d: ", pe.Position.Line)
+	if pe.LastKey != "" {
+		prefix = fmt.Sprintf("toml: line %d (last key %q): ", pe.Position.Line, pe.LastKey)
+	}
+	if m := strings.TrimPrefix(text, prefix); m != "" {
+		return m
+	}
+	return "syntax error"
+}
+
+// errorPosition returns the 1-based line and column (in characters) of a
+// ParseError's byte offset into data, or the decoder's line and no column
+// when the offset is outside data. The offset counts from after a byte
+// order mark, which the decoder skips; a line of the decoder's may be off
+// by one at a line end (it counts the newline into the next line), which
+// the offset is not.
+func errorPosition(data []byte, pos toml.Position) (line, col int) {
+	for _, bom := range []string{"\xff\xfe", "\xfe\xff", "\xef\xbb\xbf"} {
+		if bytes.HasPrefix(data, []byte(bom)) {
+			data = data[len(bom):]
+			break
+		}
+	}
+	if pos.Start < 0 || pos.Start > len(data) {
+		return max(pos.Line, 0), 0
+	}
+	before := data[:pos.Start]
+	line = 1 + bytes.Count(before, []byte("\n"))
+	lineStart := bytes.LastIndexByte(before, '\n') + 1
+	return line, 1 + utf8.RuneCount(before[lineStart:])
 }
 
 // applySets patches dotted paths into the document. Numeric path parts
@@ -189,7 +272,7 @@ func tomlReason(err error) string {
 func applySets(data []byte, src string, sets []string) ([]byte, error) {
 	var doc map[string]any
 	if _, err := toml.Decode(string(data), &doc); err != nil {
-		return nil, &Error{Source: src, Reason: tomlReason(err)}
+		return nil, tomlError(src, data, err)
 	}
 	for _, kv := range sets {
 		k, v, _ := strings.Cut(kv, "=")

@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -329,6 +330,29 @@ func TestTraceReadOnce(t *testing.T) {
 		}
 		if len(cfg.Jobs) != 2 || len(cfg.Jobs[0].Stages[0].DurationsMs) != 3 {
 			t.Fatalf("seed %d: %d jobs, want the trace's 2 (the first with 3 maps)", sd, len(cfg.Jobs))
+		}
+	}
+}
+
+// TestSyntaxErrorReason: a TOML syntax error names the file, the line, the
+// column and the reason (toml v1.4.0 leaves ParseError.Message empty for
+// most syntax errors: the reason must come from the error itself).
+func TestSyntaxErrorReason(t *testing.T) {
+	lines := strings.Count(good, "\n")
+	cases := []struct{ text, want string }{
+		{"description = \"a string\nthat breaks\"\n" + good,
+			"case.toml: line 1, column 24: strings cannot contain newlines (after key description)"},
+		{good + "[[[\n", fmt.Sprintf("case.toml: line %d, column 3: expected '.' or ']' to end table name, but got '[' instead (after key workload.jobs.stages)", lines+1)},
+		{good + "[cluster\n", fmt.Sprintf("case.toml: line %d, column 9: expected '.' or ']' to end table name, but got '\\n' instead (after key workload.jobs.stages)", lines+1)},
+		{"seed = 1\nseed = 2\n", "case.toml: line 2, column 1: Key 'seed' has already been defined."},
+		{"0", "case.toml: line 1, column 1: unexpected EOF; expected key separator '='"},
+		{"name = \"caf\u00e9\" x\n", "case.toml: line 1, column 14: expected a top-level item to end with a newline, comment, or EOF, but got 'x' instead"},
+		{"seed = \"one\"\n", "case.toml: seed: line 1: incompatible types: TOML value has type string; destination has type integer"},
+	}
+	for _, c := range cases {
+		_, err := scenario.Parse([]byte(c.text), "case.toml", ".", nil)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q:\n got  %v\n want %s", c.text, err, c.want)
 		}
 	}
 }
