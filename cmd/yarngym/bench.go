@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,15 +16,17 @@ import (
 
 // cmdBench runs a suite: yarngym bench SUITE [--seeds N] [--out DIR] [--parallel K] [--timeline S].
 func cmdBench(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	seeds := fs.Int("seeds", 3, "seeds per (scenario, policy): 1..N")
-	out := fs.String("out", "", "results folder (default out/bench/SUITE)")
-	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "runs at once")
-	timeline := fs.Float64("timeline", 1, "timeline sampling interval, simulated seconds")
-	pos, flags := splitArgs(args, map[string]bool{"seeds": true, "out": true, "parallel": true, "timeline": true})
-	if err := fs.Parse(flags); err != nil {
-		return usagef("bench: %v", err)
+	c := newCommand("bench", "SUITE", "Runs every (scenario, policy, seed) of a suite and its papers' reproductions, and writes\n"+
+		"runs.csv, jobs.csv, timeline.csv, policy_state.csv, summary.json and report.html to --out. Suites:\n"+
+		strings.TrimRight(suite.Describe(), "\n"),
+		`yarngym bench quick --seeds 3 --out out/q`)
+	seeds := c.fs.Int("seeds", 3, "seeds per (scenario, policy): 1..`N`")
+	out := c.fs.String("out", "", "results `DIR` (default out/bench/SUITE)")
+	parallel := c.fs.Int("parallel", runtime.GOMAXPROCS(0), "`K` runs at once")
+	timeline := c.fs.Float64("timeline", 1, "timeline sampling interval, simulated `SECONDS`")
+	pos, err := c.parse(args, stdout)
+	if err != nil {
+		return err
 	}
 	if len(pos) != 1 {
 		return usagef("bench takes one suite:\n%s", suite.Describe())
@@ -63,8 +64,12 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 
 // cmdReport rebuilds report.html from a results folder.
 func cmdReport(args []string, stdout io.Writer) error {
-	pos, flags := splitArgs(args, nil)
-	if len(flags) > 0 || len(pos) != 1 {
+	c := newCommand("report", "RESULTS_DIR", "Rebuilds report.html from a results folder written by 'yarngym bench'.", "yarngym report out/q")
+	pos, err := c.parse(args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
 		return usagef("report takes one results folder (written by 'yarngym bench')")
 	}
 	if _, err := os.Stat(filepath.Join(pos[0], suite.SummaryFile)); err != nil {

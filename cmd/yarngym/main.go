@@ -7,6 +7,8 @@
 //	yarngym scenarios
 //	yarngym policies
 //
+// 'yarngym COMMAND --help' prints a command's flags and an example (see
+// command in flags.go: a new subcommand parses its flags through one).
 // SCENARIO is a built-in scenario name or a TOML file. Exit status: 0 on
 // success (a run that ends with stuck jobs reports them and still succeeds),
 // 2 on bad input, 1 when the run itself fails.
@@ -14,6 +16,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -41,6 +44,7 @@ SCENARIO is a built-in scenario (see 'yarngym scenarios') or a TOML file.
 bench runs every (scenario, policy, seed) of a suite (quick, papers, opera, dress,
 autoadmin, ikayak, ras) and writes CSV, summary.json and report.html to --out
 (default out/bench/SUITE); report rebuilds report.html from such a folder.
+'yarngym COMMAND --help' lists a command's flags with an example.
 `
 
 func main() {
@@ -74,12 +78,15 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	case "policies":
 		err = cmdPolicies(args[1:], stdout)
 	case "help", "-h", "--help":
+		if len(args) > 1 { // yarngym help CMD is yarngym CMD --help
+			return run([]string{args[1], "--help"}, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
 		err = usagef("unknown command %q\n%s", args[0], usage)
 	}
-	if err == nil {
+	if err == nil || errors.Is(err, flag.ErrHelp) { // a command's --help printed its help
 		return 0
 	}
 	fmt.Fprintf(stderr, "yarngym: %v\n", err)
