@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -24,5 +25,15 @@ that breaks"
 	want := "yarngym: bad/syntax.toml: line 9, column 24: strings cannot contain newlines (after key policy.description)\n"
 	if code != 2 || stderr != want || stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 and stderr %q", code, stdout, stderr, want)
+	}
+}
+
+// TestJobCountZeroRefused: count = 0 in a [[workload.jobs]] group is bad
+// input naming its key (it ran one job and exited 0, like count = 1).
+func TestJobCountZeroRefused(t *testing.T) {
+	code, stdout, stderr := runBin(t, "", "run", "quick", "--set", "workload.jobs.0.count=0")
+	want := "workload.jobs[0].count: must be at least 1 (omit it for one job), got 0\n"
+	if code != 2 || stdout != "" || !strings.HasSuffix(stderr, want) {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 and an error ending %q", code, stdout, stderr, want)
 	}
 }

@@ -126,8 +126,8 @@ func (sc *Scenario) validateJob(i int, j Job, maxCap sim.Res) error {
 	switch {
 	case j.SubmitS < 0:
 		return bad(k+".submit_s", "must not be negative, got %v", j.SubmitS)
-	case j.Count < 0:
-		return bad(k+".count", "must not be negative")
+	case j.Count != nil && *j.Count < 1:
+		return bad(k+".count", "must be at least 1 (omit it for one job), got %d", *j.Count)
 	case j.IntervalS < 0:
 		return bad(k+".interval_s", "must not be negative")
 	case j.GoalS < 0:
@@ -304,7 +304,10 @@ func (sc *Scenario) Build(seed uint64, policyName string) (sim.Config, error) {
 
 // explicitJobs expands a [[workload.jobs]] entry.
 func explicitJobs(j Job, rng *sim.Rand) []sim.JobSpec {
-	count := max(j.Count, 1)
+	count := 1
+	if j.Count != nil {
+		count = *j.Count
+	}
 	var out []sim.JobSpec
 	for c := 0; c < count; c++ {
 		name := j.Name

@@ -356,3 +356,39 @@ func TestSyntaxErrorReason(t *testing.T) {
 		}
 	}
 }
+
+// TestJobCount: a [[workload.jobs]] group without count is one job, count =
+// N is N jobs, and count = 0 is refused with its key (it ran one job, like
+// count = 1).
+func TestJobCount(t *testing.T) {
+	jobs := func(text string, sets ...string) (int, error) {
+		sc, err := scenario.Parse([]byte(text), "case.toml", ".", sets)
+		if err != nil {
+			return 0, err
+		}
+		cfg, err := sc.Build(1, "")
+		return len(cfg.Jobs), err
+	}
+	withCount := func(n string) string { return strings.Replace(good, `name = "j"`, "name = \"j\"\ncount = "+n, 1) }
+	for _, c := range []struct {
+		text string
+		want int
+	}{{good, 1}, {withCount("1"), 1}, {withCount("3"), 3}} {
+		if n, err := jobs(c.text); err != nil || n != c.want {
+			t.Fatalf("%d jobs (err %v), want %d:\n%s", n, err, c.want, c.text)
+		}
+	}
+	for _, c := range []struct {
+		text string
+		sets []string
+		want string
+	}{
+		{withCount("0"), nil, "case.toml: workload.jobs[0].count: must be at least 1 (omit it for one job), got 0"},
+		{withCount("-2"), nil, "case.toml: workload.jobs[0].count: must be at least 1 (omit it for one job), got -2"},
+		{good, []string{"workload.jobs.0.count=0"}, "workload.jobs[0].count: must be at least 1 (omit it for one job), got 0"},
+	} {
+		if n, err := jobs(c.text, c.sets...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %d jobs, error %v; want %q", c.sets, n, err, c.want)
+		}
+	}
+}
