@@ -173,3 +173,15 @@ func (v *checkedValue) Set(s string) error {
 	}
 	return errors.New(why)
 }
+
+// nearestCommand is "; did you mean X?" for the command nearest to name
+// among those the usage lists, or "".
+func nearestCommand(name string) string {
+	var cmds []string
+	for _, line := range strings.Split(usage, "\n") {
+		if rest, ok := strings.CutPrefix(line, "  yarngym "); ok {
+			cmds = append(cmds, strings.Fields(rest)[0])
+		}
+	}
+	return scenario.DidYouMean(name, cmds)
+}

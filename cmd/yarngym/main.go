@@ -84,7 +84,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usagef("unknown command %q\n%s", args[0], usage)
+		err = usagef("unknown command %q%s\n%s", args[0], nearestCommand(args[0]), usage)
 	}
 	if err == nil || errors.Is(err, flag.ErrHelp) { // a command's --help printed its help
 		return 0

@@ -62,7 +62,7 @@ func RunScenario(sc *scenario.Scenario, o Options) (*Result, error) {
 	cfg.AfterEvent = o.AfterEvent
 	s, err := sim.New(cfg)
 	if err != nil {
-		return nil, &scenario.Error{Source: sc.Source, Key: "workload", Reason: err.Error()}
+		return nil, &scenario.Error{Source: sc.Origin(), Key: "workload", Reason: err.Error()}
 	}
 	sum := s.Run()
 	return &Result{Scenario: sc.File.Name, Policy: cfg.Policy.Name, Seed: seed, Sim: s, Summary: sum}, nil

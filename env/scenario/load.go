@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,6 +39,19 @@ type Scenario struct {
 	// source draws the generator's jobs per seed, compiled once by Parse
 	// (a trace is read then, not on every Build).
 	source workload.Source
+	// origin names the scenario in errors: Source, with the --set
+	// overrides that patched it.
+	origin string
+}
+
+// Origin names the scenario in error messages: its Source, followed by
+// "with --set ..." when dotted --set overrides patched the file, so that an
+// error a --set value causes is not blamed on the file alone.
+func (sc *Scenario) Origin() string {
+	if sc.origin != "" {
+		return sc.origin
+	}
+	return sc.Source
 }
 
 // Error is a scenario error: which file, which key, why.
@@ -93,7 +108,8 @@ func read(nameOrPath string) (data []byte, src, dir string, err error) {
 	if !strings.ContainsAny(nameOrPath, "/\\") && !strings.HasSuffix(nameOrPath, ".toml") {
 		data, err = builtinFS.ReadFile("builtin/" + nameOrPath + ".toml")
 		if err != nil {
-			return nil, "", "", &Error{Source: nameOrPath, Reason: fmt.Sprintf("no built-in scenario of that name (built-ins: %s) and not a .toml path", strings.Join(Builtins(), ", "))}
+			return nil, "", "", &Error{Source: nameOrPath, Reason: fmt.Sprintf("no built-in scenario of that name and not a .toml path%s (built-ins: %s)",
+				DidYouMean(nameOrPath, Builtins()), strings.Join(Builtins(), ", "))}
 		}
 		wd, _ := os.Getwd()
 		return data, "builtin:" + nameOrPath, wd, nil
@@ -133,7 +149,8 @@ func Parse(data []byte, src, dir string, sets []string) (*Scenario, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := sc.decode(patched, src+" with --set "+strings.Join(paths, " ")); err != nil {
+		sc.origin = src + " with --set " + strings.Join(paths, " ")
+		if err := sc.decode(patched, sc.origin); err != nil {
 			return nil, err
 		}
 	}
@@ -155,7 +172,8 @@ func (sc *Scenario) decode(data []byte, src string) error {
 	if f.Workload.Generator != "" {
 		g, ok := workload.Lookup(f.Workload.Generator)
 		if !ok {
-			return &Error{Source: src, Key: "workload.generator", Reason: fmt.Sprintf("unknown generator %q (known: %s)", f.Workload.Generator, strings.Join(workload.Names(), ", "))}
+			return &Error{Source: src, Key: "workload.generator", Reason: fmt.Sprintf("unknown generator %q%s (known: %s)",
+				f.Workload.Generator, DidYouMean(f.Workload.Generator, workload.Names()), strings.Join(workload.Names(), ", "))}
 		}
 		sc.Options = g.Options()
 		if md.IsDefined("workload", "options") {
@@ -171,13 +189,98 @@ func (sc *Scenario) decode(data []byte, src string) error {
 		return &Error{Source: src, Key: "workload.options", Reason: "options given without a generator"}
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		keys := make([]string, len(und))
-		for i, k := range und {
-			keys[i] = k.String()
-		}
-		return &Error{Source: src, Key: keys[0], Reason: fmt.Sprintf("unknown key (unknown: %s)", strings.Join(keys, ", "))}
+		return &Error{Source: src, Key: und[0].String(), Reason: sc.unknownKey(und)}
 	}
 	return nil
+}
+
+// unknownKey explains the first of the unknown keys: the nearest valid key
+// of its table, the table's keys, and the other unknown keys.
+func (sc *Scenario) unknownKey(und []toml.Key) string {
+	k := und[0]
+	parent, name := k[:len(k)-1], k[len(k)-1]
+	valid, table := sc.keysAt(parent)
+	var b strings.Builder
+	b.WriteString("unknown key")
+	if len(valid) > 0 {
+		fmt.Fprintf(&b, "%s (%s takes: %s)", DidYouMean(name, valid), table, strings.Join(valid, ", "))
+	}
+	var others []string // the decoder lists a key once per table of an array
+	for _, u := range und[1:] {
+		if s := u.String(); s != k.String() && !slices.Contains(others, s) {
+			others = append(others, s)
+		}
+	}
+	if len(others) > 0 {
+		fmt.Fprintf(&b, " (also unknown: %s)", strings.Join(others, ", "))
+	}
+	return b.String()
+}
+
+// keysAt returns the keys the table at path takes (from the File struct's
+// TOML tags, and the generator's options struct under workload.options) and
+// a name for the table; nil for tables of free-form keys.
+func (sc *Scenario) keysAt(path toml.Key) (keys []string, table string) {
+	t := reflect.TypeOf(File{})
+	table = "the file"
+	if len(path) > 0 {
+		table = path.String()
+	}
+	for i, p := range path {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct {
+			return nil, table
+		}
+		f, ok := fieldByTag(t, p)
+		if !ok {
+			return nil, table
+		}
+		t = f.Type
+		if t == reflect.TypeOf(toml.Primitive{}) && i == 1 && path[0] == "workload" && p == "options" {
+			if sc.Options == nil {
+				return nil, table
+			}
+			t = reflect.TypeOf(sc.Options)
+			table = "generator " + sc.File.Workload.Generator + "'s workload.options"
+		}
+	}
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil, table
+	}
+	for i := 0; i < t.NumField(); i++ {
+		if tag := tomlTag(t.Field(i)); tag != "" {
+			keys = append(keys, tag)
+		}
+	}
+	return keys, table
+}
+
+func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
+	for i := 0; i < t.NumField(); i++ {
+		if tomlTag(t.Field(i)) == name {
+			return t.Field(i), true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+func tomlTag(f reflect.StructField) string {
+	if !f.IsExported() {
+		return ""
+	}
+	tag, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+	if tag == "-" {
+		return ""
+	}
+	if tag == "" {
+		return f.Name
+	}
+	return tag
 }
 
 // tomlError turns a TOML decoding error of data into an Error naming src,

@@ -392,3 +392,68 @@ func TestJobCount(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsNameTheRightThing: an error names the key that is wrong, blames
+// a --set value on the --set, and an unknown name gets the nearest valid
+// one and the valid ones.
+func TestErrorsNameTheRightThing(t *testing.T) {
+	withGen := good + "[workload]\ngenerator = \"autoadmin\"\n"
+	cases := []struct {
+		name string
+		text string
+		sets []string
+		want string
+	}{
+		{"negative sigma", good, []string{"workload.jobs.0.stages.0.duration_sigma=-1"},
+			"case.toml with --set workload.jobs.0.stages.0.duration_sigma=-1: workload.jobs[0].stages[0].duration_sigma: must not be negative, got -1"},
+		{"negative sigma in the file", strings.Replace(good, "duration_s = 10", "duration_s = 10\nduration_sigma = -0.5", 1), nil,
+			"case.toml: workload.jobs[0].stages[0].duration_sigma: must not be negative, got -0.5"},
+		{"negative node count by --set", good, []string{"cluster.nodes.0.count=-3"},
+			"case.toml with --set cluster.nodes.0.count=-3: cluster.nodes[0].count: must be at least 1, got -3"},
+		{"unknown node key", good, []string{"cluster.nodes.0.vcore=3"},
+			"case.toml with --set cluster.nodes.0.vcore=3: cluster.nodes.vcore: unknown key; did you mean vcores? " +
+				"(cluster.nodes takes: name, count, vcores, mem_mb, cores, disk_mbps, net_mbps, speed, reduce_slots)"},
+		{"unknown top key", "sed = 3\n" + good, nil,
+			"case.toml: sed: unknown key; did you mean seed? (the file takes: name, description, paper, seed, cluster, model, policy, workload, run)"},
+		{"unknown stage key", strings.Replace(good, "duration_s = 10", "duraton_s = 10", 1), nil,
+			"case.toml: workload.jobs.stages.duraton_s: unknown key; did you mean duration_s? (workload.jobs.stages takes: "},
+		{"unknown key in two tables of an array", strings.Replace(good, "count = 2", "count = 2\ncolour = 1", 1) + "[[cluster.nodes]]\ncount = 1\nvcores = 1\nmem_mb = 1\ncolour = 2\n", nil,
+			"case.toml: cluster.nodes.colour: unknown key (cluster.nodes takes: name, count, vcores, mem_mb, cores, disk_mbps, net_mbps, speed, reduce_slots)\n"},
+		{"two unknown keys", good + "[run]\nmax = 3\nstal_s = 4\n", nil,
+			"case.toml: run.max: unknown key; did you mean max_s? (run takes: max_s, stall_s, timeline_s) (also unknown: run.stal_s)"},
+		{"unknown generator option", withGen + "[workload.options]\njbs = 3\n", nil,
+			"case.toml: workload.options.jbs: unknown key; did you mean jobs? (generator autoadmin's workload.options takes: "},
+		{"unknown generator", good + "[workload]\ngenerator = \"operra\"\n", nil,
+			`case.toml: workload.generator: unknown generator "operra"; did you mean opera? (known: `},
+		{"unknown policy", strings.Replace(good, `name = "fair"`, `name = "fiar"`, 1), nil,
+			`case.toml: policy: unknown policy "fiar"; did you mean fair? (known: `},
+		{"unknown parameter in the file", good + "[policy.params]\nmax_am_shar = 0.3\n", nil,
+			`case.toml: policy.params.max_am_shar: unknown parameter "max_am_shar"; did you mean max_am_share? (policy fair has: `},
+		{"unknown parameter by --set", good, []string{"locality_dealy=1"},
+			`--set: locality_dealy: unknown parameter "locality_dealy"; did you mean locality_delay? (policy fair has: `},
+		{"unknown profile", strings.Replace(good, "duration_s = 10", "duration_s = 10\nprofile = \"mr-mapp\"", 1), nil,
+			`case.toml: workload.jobs[0].stages[0].profile: unknown profile "mr-mapp"; did you mean mr-map? (known: `},
+	}
+	for _, c := range cases {
+		sc, err := scenario.Parse([]byte(c.text), "case.toml", ".", c.sets)
+		if err == nil {
+			_, err = sc.Build(1, "")
+		}
+		if err == nil || !strings.HasPrefix(err.Error()+"\n", c.want) {
+			t.Errorf("%s:\n got  %v\n want %s...", c.name, err, c.want)
+		}
+	}
+	if _, err := scenario.Load("quik", nil); err == nil || !strings.Contains(err.Error(), "did you mean quick?") {
+		t.Errorf("a misspelt built-in: %v", err)
+	}
+}
+
+func TestNearest(t *testing.T) {
+	cands := []string{"vcores", "mem_mb", "count", "seed", "seeds", "max_am_share"}
+	for word, want := range map[string]string{"vcore": "vcores", "VCores": "vcores", "mem-mb": "mem_mb", "mem": "mem_mb",
+		"sed": "seed", "seedz": "seed", "max_am_shar": "max_am_share", "colour": "", "x": "", "": "", "seed": "seeds", "cuont": "count"} {
+		if got := scenario.Nearest(word, cands); got != want {
+			t.Errorf("Nearest(%q) = %q, want %q", word, got, want)
+		}
+	}
+}
