@@ -27,10 +27,16 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// binary returns the path of the yarngym binary built from this package.
+// binary returns the path of the yarngym binary built from this package,
+// or $YARNGYM_TEST_BIN when set (to run these tests against another build,
+// e.g. one of an older commit: they should fail there).
 func binary(t *testing.T) string {
 	t.Helper()
 	binOnce.Do(func() {
+		if p := os.Getenv("YARNGYM_TEST_BIN"); p != "" {
+			binPath = p
+			return
+		}
 		goTool, err := exec.LookPath("go")
 		if err != nil {
 			binErr = errors.New("no go tool on PATH to build the binary: " + err.Error())
