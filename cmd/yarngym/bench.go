@@ -116,13 +116,7 @@ type progress struct {
 }
 
 func newProgress(w io.Writer) *progress {
-	p := &progress{w: w}
-	if f, ok := w.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			p.tty = true
-		}
-	}
-	return p
+	return &progress{w: w, tty: isTerminal(w)}
 }
 
 func (p *progress) update(done, total int, what string) {

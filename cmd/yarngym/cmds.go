@@ -38,6 +38,7 @@ Exit status: 0 success (stuck jobs are a result), 2 bad input, 1 run failure.`,
 	seed := c.fs.Uint64("seed", 0, "random `SEED` (default: the scenario's)")
 	out := c.fs.String("out", "", "`DIR` to write summary.json, jobs.csv and tasks.csv to")
 	format := c.fs.String("format", "table", "output `FORMAT`: table or json")
+	showProgress := c.fs.Bool("progress", false, "show the run's progress on stderr (simulated time, jobs done, events/s); on by itself when stderr is a terminal")
 	pos, err := c.parse(args, stdout)
 	if err != nil {
 		return err
@@ -48,7 +49,12 @@ Exit status: 0 success (stuck jobs are a result), 2 bad input, 1 run failure.`,
 	if *format != "table" && *format != "json" {
 		return usagef("run: --format %q is not table or json", *format)
 	}
-	opts := runner.Options{Scenario: pos[0], Sets: sets, Policy: *policy, RecordTasks: *out != ""}
+	opts := runner.Options{Scenario: pos[0], Sets: sets, Policy: *policy, RecordTasks: *out != "",
+		Warn: func(msg string) { fmt.Fprintf(stderr, "warning: %s\n", msg) }}
+	if tty := isTerminal(stderr); tty || *showProgress {
+		p := &runProgress{w: stderr, tty: tty, forced: *showProgress}
+		opts.Progress = p.update
+	}
 	if c.set("seed") {
 		opts.Seed = seed
 	}

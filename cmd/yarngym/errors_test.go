@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -64,5 +65,34 @@ func TestErrorsNameTheRightThing(t *testing.T) {
 	}
 	if code, _, stderr := runBin(t, "", "rn", "quick"); code != 2 || !strings.HasPrefix(stderr, "yarngym: unknown command \"rn\"; did you mean run?\n") {
 		t.Errorf("rn: exit %d, %q", code, stderr)
+	}
+}
+
+// TestAbsurdSizeRefused: a cluster too large to simulate is refused at once
+// with its key and the estimated memory (it started a run that printed
+// nothing for minutes).
+func TestAbsurdSizeRefused(t *testing.T) {
+	code, stdout, stderr := runBin(t, "", "run", "quick", "--set", "cluster.nodes.0.count=100000000")
+	want := "yarngym: builtin:quick with --set cluster.nodes.0.count=100000000: cluster.nodes[0].count: 100000000 nodes and 92 tasks " +
+		"need about 47.7 GB of memory to simulate (about 512 bytes a node or task), over the 16 GB limit (run.memory_limit_gb, default 16)\n"
+	if code != 2 || stdout != "" || stderr != want {
+		t.Fatalf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
+}
+
+// TestRunProgress: --progress reports the run on stderr (simulated time,
+// jobs done, events and events/s) and changes nothing on stdout.
+func TestRunProgress(t *testing.T) {
+	for _, format := range []string{"table", "json"} {
+		_, plain, _ := runBin(t, "", "run", "opera-mr", "--format", format)
+		code, stdout, stderr := runBin(t, "", "run", "opera-mr", "--format", format, "--progress")
+		if code != 0 || stdout != plain {
+			t.Fatalf("--progress: exit %d, stdout differs:\n%s\nwithout:\n%s", code, stdout, plain)
+		}
+		lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+		last := regexp.MustCompile(`^progress: done at simulated [0-9.]+ s, 6/6 jobs done, [0-9.]+[kMG]? events in [0-9.]+ s( \([0-9.]+[kMG]? events/s\))?$`)
+		if !last.MatchString(lines[len(lines)-1]) || strings.Contains(stderr, "\r") {
+			t.Fatalf("stderr %q; want progress lines ending in one like %s", stderr, last)
+		}
 	}
 }

@@ -68,6 +68,9 @@ func (sc *Scenario) validate() error {
 	if f.Run.MaxS < 0 || f.Run.StallS < 0 || f.Run.TimelineS < 0 {
 		return bad("run", "max_s, stall_s and timeline_s must not be negative")
 	}
+	if !(f.Run.MemoryLimitGB >= 0) {
+		return bad("run.memory_limit_gb", "must not be negative, got %v", f.Run.MemoryLimitGB)
+	}
 	if f.Policy.Name == "" {
 		return bad("policy.name", "a scenario names its policy")
 	}
@@ -93,12 +96,25 @@ func (sc *Scenario) validate() error {
 			return err
 		}
 	}
+	// Before anything is built: an absurd cluster or job count would take
+	// minutes and all the memory to build.
+	nodes, tasks, sizeKey := sc.explicitSize()
+	// A generator's tasks are counted (and warned of) once it has run.
+	large, err := sc.checkSize(nodes, tasks, sizeKey, f.Workload.Generator == "")
+	if err != nil {
+		return err
+	}
 	if f.Workload.Generator != "" {
 		src, err := sc.compile()
 		if err != nil {
 			return err
 		}
 		sc.source = src
+	} else if large {
+		// The jobs are counted exactly and checked field by field above;
+		// building a large run twice (here and to run it) would double the
+		// wait. The engine still checks it before it runs.
+		return nil
 	}
 	cfg, err := sc.Build(f.Seed, "")
 	if err != nil {
@@ -106,6 +122,14 @@ func (sc *Scenario) validate() error {
 	}
 	if len(cfg.Jobs) == 0 {
 		return bad("workload", "the workload has no jobs")
+	}
+	if f.Workload.Generator != "" { // the generator's tasks are known now
+		if tasks = configTasks(&cfg); tasks*BytesPerTask > nodes*BytesPerNode {
+			sizeKey = "workload.options"
+		}
+		if large, err = sc.checkSize(nodes, tasks, sizeKey, true); err != nil || large {
+			return err // large: as above, the engine checks it before it runs
+		}
 	}
 	// The engine is the final judge of generated jobs (a generator's request
 	// may not fit this cluster): build one run now rather than fail mid-study.

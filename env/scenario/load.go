@@ -35,6 +35,9 @@ type Scenario struct {
 	// ParamSets are policy parameter overrides (from --set NAME=VALUE),
 	// applied on Build after the file's [policy.params].
 	ParamSets map[string]float64
+	// Warnings are things to tell the user that do not stop the run (a
+	// run estimated to need a lot of memory).
+	Warnings []string
 
 	// source draws the generator's jobs per seed, compiled once by Parse
 	// (a trace is read then, not on every Build).
@@ -42,6 +45,7 @@ type Scenario struct {
 	// origin names the scenario in errors: Source, with the --set
 	// overrides that patched it.
 	origin string
+	warn   func(string)
 }
 
 // Origin names the scenario in error messages: its Source, followed by
@@ -97,11 +101,23 @@ func Describe(name string) (File, error) {
 // overrides: "KEY=VALUE" where KEY is a policy parameter name (e.g. rho) or a
 // dotted path into the file (e.g. workload.options.jobs, cluster.nodes.0.vcores).
 func Load(nameOrPath string, sets []string) (*Scenario, error) {
+	return LoadWith(nameOrPath, sets, LoadOptions{})
+}
+
+// LoadOptions are Load's optional settings.
+type LoadOptions struct {
+	// Warn, if set, is told each warning (Scenario.Warnings) as soon as it
+	// is known, before the scenario is built and checked.
+	Warn func(msg string)
+}
+
+// LoadWith is Load with options.
+func LoadWith(nameOrPath string, sets []string, o LoadOptions) (*Scenario, error) {
 	data, src, dir, err := read(nameOrPath)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(data, src, dir, sets)
+	return parse(data, src, dir, sets, o)
 }
 
 func read(nameOrPath string) (data []byte, src, dir string, err error) {
@@ -123,7 +139,11 @@ func read(nameOrPath string) (data []byte, src, dir string, err error) {
 
 // Parse decodes and validates scenario text. src names it in errors.
 func Parse(data []byte, src, dir string, sets []string) (*Scenario, error) {
-	sc := &Scenario{Source: src, Dir: dir, ParamSets: map[string]float64{}}
+	return parse(data, src, dir, sets, LoadOptions{})
+}
+
+func parse(data []byte, src, dir string, sets []string, o LoadOptions) (*Scenario, error) {
+	sc := &Scenario{Source: src, Dir: dir, ParamSets: map[string]float64{}, warn: o.Warn}
 	if err := sc.decode(data, src); err != nil {
 		return nil, err
 	}

@@ -117,4 +117,7 @@ type Run struct {
 	MaxS      float64 `toml:"max_s"`
 	StallS    float64 `toml:"stall_s"`
 	TimelineS float64 `toml:"timeline_s"`
+	// MemoryLimitGB refuses scenarios estimated to need more memory than
+	// this (0: DefaultMemoryLimitGB; see EstimateBytes).
+	MemoryLimitGB float64 `toml:"memory_limit_gb"`
 }
