@@ -88,10 +88,22 @@ func printTable(w io.Writer, s runner.SummaryJSON) {
 	row("scenario", s.Scenario)
 	row("policy", s.Policy)
 	row("seed", s.Seed)
-	row("makespan_s", s.MakespanS)
+	switch {
+	case s.Truncated:
+		row("truncated", fmt.Sprintf("at %v s (run.max_s reached): %d of %d jobs unfinished", s.EndS, s.JobsUnfinished,
+			s.JobsCompleted+s.JobsStuck+s.JobsUnfinished))
+		if s.JobsCompleted == 0 {
+			row("makespan_s", fmt.Sprintf("n/a (truncated at %v s before any job finished)", s.EndS))
+		} else {
+			row("makespan_s", fmt.Sprintf("%v (of the %d jobs finished; truncated at %v s)", s.MakespanS, s.JobsCompleted, s.EndS))
+		}
+	default:
+		row("makespan_s", s.MakespanS)
+	}
 	row("mean_wait_s", fmt.Sprintf("%.2f", s.MeanWaitS))
 	row("mean_completion_s", fmt.Sprintf("%.2f", s.MeanCompletionS))
 	row("jobs completed / stuck / unfinished", fmt.Sprintf("%d / %d / %d", s.JobsCompleted, s.JobsStuck, s.JobsUnfinished))
+	row("tasks finished / total", fmt.Sprintf("%d / %d", s.TasksFinished, s.Tasks))
 	row("tasks_killed", s.TasksKilled)
 	row("wasted_work_s", s.WastedWorkS)
 	row("vcores reserved / used (mean)", fmt.Sprintf("%.1f / %.1f", s.VCoresReservedMean, s.VCoresUsedMean))

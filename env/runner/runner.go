@@ -162,6 +162,8 @@ type SummaryJSON struct {
 	JobsStuck            int                `json:"jobs_stuck"`
 	JobsUnfinished       int                `json:"jobs_unfinished"`
 	StuckJobs            []string           `json:"stuck_jobs"`
+	Tasks                int                `json:"tasks"`          // tasks of the jobs, AMs not counted
+	TasksFinished        int64              `json:"tasks_finished"` // of Tasks, finished by the end
 	TasksKilled          int64              `json:"tasks_killed"`
 	WastedWorkS          float64            `json:"wasted_work_s"`
 	ReducersPreempted    int64              `json:"reducers_preempted"`
@@ -201,7 +203,11 @@ func (r *Result) JSON() SummaryJSON {
 		if j.State == sim.JobStuck {
 			out.StuckJobs = append(out.StuckJobs, j.Spec.Name)
 		}
+		for _, st := range j.Stages {
+			out.Tasks += len(st.Tasks)
+		}
 	}
+	out.TasksFinished = r.Sim.Stats().TasksDone
 	pol := r.Sim.Policy()
 	for _, p := range pol.Params.List() {
 		out.Params[p.Name] = *p.Value
