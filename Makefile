@@ -9,12 +9,12 @@ build:
 
 # The main job: OPERA's MapReduce experiment (Sec. IV-B) under Fair, with
 # per-job and per-task results written to out/demo/opera-mr; then the quick
-# benchmark suite with its HTML report in out/demo/quick.
+# benchmark suite with its HTML report in out/demo/quick. yarngym itself
+# says where it wrote them (once).
+DEMO_OUT ?= out/demo
 demo: build
-	$(BIN) run opera-mr --seed 1 --out out/demo/opera-mr
-	@echo "results: $(CURDIR)/out/demo/opera-mr (summary.json, jobs.csv, tasks.csv)"
-	$(BIN) bench quick --out out/demo/quick
-	@echo "report: $(CURDIR)/out/demo/quick/report.html"
+	$(BIN) run opera-mr --seed 1 --out $(DEMO_OUT)/opera-mr
+	$(BIN) bench quick --out $(DEMO_OUT)/quick
 
 vet:
 	$(GO) vet ./...

@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -91,9 +93,9 @@ func printBench(w io.Writer, res *suite.Results) {
 	fmt.Fprintln(tw, "SCENARIO\tPOLICY\tMEAN JCT (s)\tMAKESPAN (s)\tSTUCK\tKILLED\tWASTED (s)\tVCORES USED/RESERVED")
 	for _, a := range res.Aggregates {
 		m := a.Metrics
-		fmt.Fprintf(tw, "%s\t%s\t%.1f ± %.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f / %.1f\n", a.Scenario, a.Variant,
-			m["mean_completion_s"].Mean, m["mean_completion_s"].SD, m["makespan_s"].Mean, m["jobs_stuck"].Mean,
-			m["tasks_killed"].Mean, m["wasted_work_s"].Mean, m["vcores_used_mean"].Mean, m["vcores_reserved_mean"].Mean)
+		fmt.Fprintf(tw, "%s\t%s\t%.1f ± %.1f\t%.1f\t%s\t%s\t%.1f\t%.1f / %.1f\n", a.Scenario, a.Variant,
+			m["mean_completion_s"].Mean, m["mean_completion_s"].SD, m["makespan_s"].Mean, countMean(m["jobs_stuck"].Mean),
+			countMean(m["tasks_killed"].Mean), m["wasted_work_s"].Mean, m["vcores_used_mean"].Mean, m["vcores_reserved_mean"].Mean)
 	}
 	tw.Flush()
 	for _, p := range res.Papers {
@@ -106,6 +108,16 @@ func printBench(w io.Writer, res *suite.Results) {
 			fmt.Fprintf(w, "note: %s under %s skipped: %s\n", sk.Scenario, sk.Policy, sk.Reason)
 		}
 	}
+}
+
+// countMean formats a mean of counts over seeds: a whole number as one
+// (0, not 0.0), else with up to 2 decimals.
+func countMean(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	s := strconv.FormatFloat(x, 'f', 2, 64)
+	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
 }
 
 // progress shows a bar on a terminal and plain lines otherwise.
