@@ -1,6 +1,8 @@
 # yarngym: `make demo` runs the main job, `make test` runs every test.
 GO ?= go
 BIN := bin/yarngym
+# bash for pipefail in gotest
+SHELL := /bin/bash
 
 .PHONY: build demo test vet gotest bench fuzz clean
 
@@ -20,8 +22,13 @@ vet:
 	$(GO) vet ./...
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed on: $$out"; exit 1; fi
 
+# go test ./... through internal/testprogress: a line per package as it
+# finishes, failures in full, and every 5 s of quiet a line saying which
+# tests are running (env/scenario, which checks the invariants after every
+# event of every built-in scenario, takes a while).
 gotest: chromium
-	$(GO) test ./...
+	@echo "go test ./... (a line per package; while one runs long, which tests it is running)"
+	@set -o pipefail; $(GO) test -json ./... | $(GO) run ./internal/testprogress
 
 test: vet gotest pytest
 

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -61,33 +60,6 @@ func TestCountMean(t *testing.T) {
 	for x, want := range map[float64]string{0: "0", 2: "2", 0.5: "0.5", 1.0 / 3: "0.33", 2.999: "3"} {
 		if got := countMean(x); got != want {
 			t.Errorf("countMean(%v) = %q, want %q", x, got, want)
-		}
-	}
-}
-
-// TestMakeDemoSaysWhereOnce: `make demo` names each output folder and the
-// report once (the Makefile echoed them again after yarngym had).
-func TestMakeDemoSaysWhereOnce(t *testing.T) {
-	mk, err := exec.LookPath("make")
-	if err != nil {
-		t.Fatalf("no make to run the demo with: %v", err)
-	}
-	tmp := t.TempDir()
-	out := filepath.Join(tmp, "demo")
-	cmd := exec.Command(mk, "-s", "-C", filepath.Join("..", ".."), "demo", "BIN="+filepath.Join(tmp, "yarngym"), "DEMO_OUT="+out)
-	b, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("make demo: %v\n%s", err, b)
-	}
-	text := string(b)
-	for _, p := range []string{filepath.Join(out, "opera-mr"), filepath.Join(out, "quick", "report.html")} {
-		if n := strings.Count(text, p); n != 1 {
-			t.Errorf("make demo names %s %d times, want once:\n%s", p, n, text)
-		}
-	}
-	for _, f := range []string{"opera-mr/summary.json", "quick/report.html"} {
-		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
-			t.Errorf("make demo did not write %s: %v", f, err)
 		}
 	}
 }

@@ -21,38 +21,47 @@ var partial = map[string][]string{"swim-fb2009": {"run.max_s=900"}}
 
 // TestInvariantsEveryEvent runs every built-in scenario, two seeds each,
 // checking the conservation invariants after every event, and requires
-// every job to complete (none of the built-ins should deadlock).
+// every job to complete (none of the built-ins should deadlock). The runs
+// are independent: they run in parallel (TestInvariantsEveryEvent/NAME/seedN).
 func TestInvariantsEveryEvent(t *testing.T) {
 	for _, name := range scenario.Builtins() {
-		for _, sd := range []uint64{1, 2} {
-			t.Run(name, func(t *testing.T) {
-				events := 0
-				res, err := runner.Run(runner.Options{Scenario: name, Sets: partial[name], Seed: seed(sd), RecordTasks: true, AfterEvent: func(s *sim.Sim) {
-					events++
-					if err := sim.CheckInvariants(s); err != nil {
-						t.Fatal(err)
-					}
-				}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				sum := res.Summary
-				if partial[name] != nil {
-					if sum.JobsStuck != 0 || sum.JobsCompleted == 0 || !sum.Truncated {
-						t.Fatalf("seed %d: %+v: want a truncated run with completed and no stuck jobs", sd, sum)
-					}
-					return
-				}
-				if sum.JobsCompleted != len(res.Sim.Jobs) {
-					t.Fatalf("seed %d: %d of %d jobs completed (%d stuck)", sd, sum.JobsCompleted, len(res.Sim.Jobs), sum.JobsStuck)
-				}
-				if int64(events) != sum.Events || events == 0 {
-					t.Fatalf("checked %d events, summary counts %d", events, sum.Events)
-				}
-				checkEveryTaskEndedOnce(t, res)
-			})
-		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for _, sd := range []uint64{1, 2} {
+				t.Run(fmt.Sprintf("seed%d", sd), func(t *testing.T) {
+					t.Parallel()
+					invariantsRun(t, name, sd)
+				})
+			}
+		})
 	}
+}
+
+func invariantsRun(t *testing.T, name string, sd uint64) {
+	events := 0
+	res, err := runner.Run(runner.Options{Scenario: name, Sets: partial[name], Seed: seed(sd), RecordTasks: true, AfterEvent: func(s *sim.Sim) {
+		events++
+		if err := sim.CheckInvariants(s); err != nil {
+			t.Fatal(err)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := res.Summary
+	if partial[name] != nil {
+		if sum.JobsStuck != 0 || sum.JobsCompleted == 0 || !sum.Truncated {
+			t.Fatalf("seed %d: %+v: want a truncated run with completed and no stuck jobs", sd, sum)
+		}
+		return
+	}
+	if sum.JobsCompleted != len(res.Sim.Jobs) {
+		t.Fatalf("seed %d: %d of %d jobs completed (%d stuck)", sd, sum.JobsCompleted, len(res.Sim.Jobs), sum.JobsStuck)
+	}
+	if int64(events) != sum.Events || events == 0 {
+		t.Fatalf("checked %d events, summary counts %d", events, sum.Events)
+	}
+	checkEveryTaskEndedOnce(t, res)
 }
 
 // checkEveryTaskEndedOnce: each task has exactly one finished attempt, and
