@@ -1,6 +1,6 @@
 // Command yarngym runs yarngym's scenarios and lists what it has.
 //
-//	yarngym run SCENARIO [--policy NAME] [--set key=value ...] [--seed N] [--out DIR] [--format table|json]
+//	yarngym run SCENARIO [--policy NAME] [--set key=value ...] [--seed N] [--out DIR] [--format table|json] [--progress]
 //	yarngym repro PAPER [--seeds N] [--format table|json] [--parallel K]
 //	yarngym bench SUITE [--seeds N] [--out DIR] [--parallel K] [--timeline S]
 //	yarngym report RESULTS_DIR
@@ -31,7 +31,7 @@ func (e *usageError) Error() string { return e.msg }
 func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
 
 const usage = `usage:
-  yarngym run SCENARIO [--policy NAME] [--set key=value ...] [--seed N] [--out DIR] [--format table|json]
+  yarngym run SCENARIO [--policy NAME] [--set key=value ...] [--seed N] [--out DIR] [--format table|json] [--progress]
   yarngym repro PAPER [--seeds N] [--format table|json] [--parallel K]
   yarngym bench SUITE [--seeds N] [--out DIR] [--parallel K] [--timeline S]
   yarngym report RESULTS_DIR
