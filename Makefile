@@ -1,6 +1,8 @@
 # yarngym: `make demo` runs the main job, `make test` runs every test.
 GO ?= go
 BIN := bin/yarngym
+# bash for pipefail in gotest
+SHELL := /bin/bash
 
 .PHONY: build demo test vet gotest bench fuzz clean
 
@@ -9,19 +11,24 @@ build:
 
 # The main job: OPERA's MapReduce experiment (Sec. IV-B) under Fair, with
 # per-job and per-task results written to out/demo/opera-mr; then the quick
-# benchmark suite with its HTML report in out/demo/quick.
+# benchmark suite with its HTML report in out/demo/quick. yarngym itself
+# says where it wrote them (once).
+DEMO_OUT ?= out/demo
 demo: build
-	$(BIN) run opera-mr --seed 1 --out out/demo/opera-mr
-	@echo "results: $(CURDIR)/out/demo/opera-mr (summary.json, jobs.csv, tasks.csv)"
-	$(BIN) bench quick --out out/demo/quick
-	@echo "report: $(CURDIR)/out/demo/quick/report.html"
+	$(BIN) run opera-mr --seed 1 --out $(DEMO_OUT)/opera-mr
+	$(BIN) bench quick --out $(DEMO_OUT)/quick
 
 vet:
 	$(GO) vet ./...
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed on: $$out"; exit 1; fi
 
+# go test ./... through internal/testprogress: a line per package as it
+# finishes, failures in full, and every 5 s of quiet a line saying which
+# tests are running (env/scenario, which checks the invariants after every
+# event of every built-in scenario, takes a while).
 gotest: chromium
-	$(GO) test ./...
+	@echo "go test ./... (a line per package; while one runs long, which tests it is running)"
+	@set -o pipefail; $(GO) test -json ./... | $(GO) run ./internal/testprogress
 
 test: vet gotest pytest
 

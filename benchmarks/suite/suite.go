@@ -109,7 +109,7 @@ func variants(scenarios []string, vs []Pair) []Pair {
 // All returns every suite: quick, papers and one per paper.
 func All() []Suite {
 	out := []Suite{
-		{Name: "quick", Doc: "seconds: the quick mix and the DRESS Fig. 1 toy under FIFO, Fair and Capacity (for tests and demos)",
+		{Name: "quick", Doc: "the quick mix and the DRESS Fig. 1 toy under FIFO, Fair and Capacity; runs in seconds (for tests and demos)",
 			Pairs: pairs([]string{"quick", "dress-fig1"}, "fifo", "fair", "capacity")},
 	}
 	all := Suite{Name: "papers", Doc: "every paper's scenarios with its baselines and its policy, and every paper's reproduction"}

@@ -236,3 +236,35 @@ func TestAggregate(t *testing.T) {
 		t.Fatalf("mean_completion_s %+v, want 20 ± 10", st)
 	}
 }
+
+// TestProgressCountsFinished: with runs in parallel, progress lines come in
+// finishing order, and the counter counts finished runs: 1, 2, ... total,
+// each run told once.
+func TestProgressCountsFinished(t *testing.T) {
+	s, _ := Lookup("quick")
+	var dones []int
+	seen := map[string]bool{}
+	total := -1
+	res, err := Run(s, Options{Seeds: 3, Parallel: 4, Progress: func(done, tot int, what string) {
+		dones = append(dones, done)
+		if total >= 0 && tot != total {
+			t.Errorf("total changed from %d to %d", total, tot)
+		}
+		total = tot
+		if seen[what] {
+			t.Errorf("%q told twice", what)
+		}
+		seen[what] = true
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != len(res.Runs) || len(dones) != total {
+		t.Fatalf("%d progress calls of total %d for %d runs", len(dones), total, len(res.Runs))
+	}
+	for i, d := range dones {
+		if d != i+1 {
+			t.Fatalf("progress counters %v: want 1, 2, ... %d", dones, total)
+		}
+	}
+}

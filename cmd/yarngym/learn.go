@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,17 +22,23 @@ import (
 // cmdLearn trains learners on tasks and compares them with the baselines:
 // yarngym learn TASK[,TASK...]|all [--algo A[,A...]] [--budget N|A=N,...] [--seed S] [--out DIR] [--workers K].
 func cmdLearn(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("learn", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	algos := fs.String("algo", "ppo", "learners, comma-separated: "+strings.Join(learn.Names(), ", "))
-	budget := fs.String("budget", "", "budget for every learner (N), or per learner (cmaes=27,ppo=100000); default: each learner's")
-	seed := fs.Uint64("seed", 1, "the run's seed (initial weights, samples, candidates)")
-	out := fs.String("out", "out/learn", "results folder: OUT/TASK/ALGO/{model.json, curve.csv, eval.json, report.html}")
-	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines stepping the environments (results do not depend on it)")
-	trainSeeds := fs.Int("train-seeds", learn.DefaultTrainSeeds, "train seeds each black-box candidate is scored on")
-	pos, flags := splitArgs(args, map[string]bool{"algo": true, "budget": true, "seed": true, "out": true, "workers": true, "train-seeds": true})
-	if err := fs.Parse(flags); err != nil {
-		return usagef("learn: %v", err)
+	c := newCommand("learn", "TASK[,TASK...]|all", `Trains learners on tasks (on their train seeds), evaluates each learned
+controller on the test seeds paired with the task's baselines, and prints
+the comparison table. Each learner writes OUT/TASK/ALGO/: model.json (the
+model, checkpointed during PPO), curve.csv (the learning curve), eval.json
+(test returns, paired differences, timing) and report.html (the curve
+beside the baselines; the controller's actions over one test episode).
+Learners: grid, random, cmaes (budget: evaluations), ppo (budget: env
+steps).`, "yarngym learn OPERA-v0,AutoAdmin-v0 --algo grid,cmaes,ppo --budget grid=81,cmaes=27,ppo=100000")
+	algos := c.fs.String("algo", "ppo", "`LEARNERS`, comma-separated: "+strings.Join(learn.Names(), ", "))
+	budget := c.fs.String("budget", "", "`N` for every learner, or per learner (cmaes=27,ppo=100000); default: each learner's")
+	seed := c.fs.Uint64("seed", 1, "the run's `SEED` (initial weights, samples, candidates)")
+	out := c.fs.String("out", "out/learn", "results folder `OUT`")
+	workers := c.fs.Int("workers", runtime.GOMAXPROCS(0), "`K` goroutines stepping the environments (results do not depend on it)")
+	trainSeeds := c.fs.Int("train-seeds", learn.DefaultTrainSeeds, "`N` train seeds each black-box candidate is scored on")
+	pos, err := c.parse(args, stdout)
+	if err != nil {
+		return err
 	}
 	if len(pos) != 1 {
 		return usagef("learn takes one task id, a comma-separated list, or all (see 'yarngym tasks')")
@@ -175,13 +180,14 @@ func learningReport(t task.Task, algo string, res *learn.Result, b *task.Baselin
 // cmdEvaluate evaluates a saved model on its task's test seeds, paired with
 // the baselines: yarngym evaluate TASK --model DIR [--workers K].
 func cmdEvaluate(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("evaluate", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	model := fs.String("model", "", "model.json, or the folder holding it (written by yarngym learn)")
-	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines stepping the environments")
-	pos, flags := splitArgs(args, map[string]bool{"model": true, "workers": true})
-	if err := fs.Parse(flags); err != nil {
-		return usagef("evaluate: %v", err)
+	c := newCommand("evaluate", "TASK", `Evaluates a trained model (yarngym learn's model.json) on the task's test
+seeds, paired with the task's saved baselines (paper default, random,
+best static).`, "yarngym evaluate OPERA-v0 --model out/learn/OPERA-v0/ppo")
+	model := c.fs.String("model", "", "`PATH` of model.json, or the folder holding it")
+	workers := c.fs.Int("workers", runtime.GOMAXPROCS(0), "`K` goroutines stepping the environments")
+	pos, err := c.parse(args, stdout)
+	if err != nil {
+		return err
 	}
 	if len(pos) != 1 || *model == "" {
 		return usagef("evaluate takes one task id and --model DIR")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"runtime"
@@ -17,12 +16,14 @@ import (
 
 // cmdTasks lists the registered tuning tasks: yarngym tasks [--format table|json].
 func cmdTasks(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("tasks", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	format := fs.String("format", "table", "table or json")
-	pos, flags := splitArgs(args, map[string]bool{"format": true})
-	if err := fs.Parse(flags); err != nil {
-		return usagef("tasks: %v", err)
+	c := newCommand("tasks", "", `Lists the tuning tasks (env/task): each one's environment (scenario,
+policy, control interval, horizon), its actions (the paper's thresholds,
+their ranges and defaults), its objective, its train and test seeds, and
+its saved baselines.`, "yarngym tasks --format json")
+	format := c.fs.String("format", "table", "output `FORMAT`: table or json")
+	pos, err := c.parse(args, stdout)
+	if err != nil {
+		return err
 	}
 	if len(pos) > 0 {
 		return usagef("tasks takes no arguments")
@@ -63,15 +64,19 @@ func cmdTasks(args []string, stdout io.Writer) error {
 // cmdBaselines evaluates a task's baselines on its test seeds:
 // yarngym baselines TASK|all [--workers K] [--write DIR] [--format table|json].
 func cmdBaselines(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("baselines", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines stepping the environments (results do not depend on it)")
-	write := fs.String("write", "", "save each table as DIR/TASK.json (benchmarks/baselines is where the saved ones live)")
-	format := fs.String("format", "table", "table or json")
-	grid := fs.Bool("grid", false, "print every grid setting, not only the best")
-	pos, flags := splitArgs(args, map[string]bool{"workers": true, "write": true, "format": true})
-	if err := fs.Parse(flags); err != nil {
-		return usagef("baselines: %v", err)
+	c := newCommand("baselines", "TASK|all", `Evaluates a task's baselines on its test seeds, paired (every setting on
+the same seeds): the paper default, random actions and every setting of
+its grid, each as mean ± standard error of the return; the best static
+setting and the grid's spread (best minus worst non-stalling setting, also
+re-measured on held-out train seeds). --write saves the tables that
+learners, reports and Python compare against.`, "yarngym baselines OPERA-v0 --grid")
+	workers := c.fs.Int("workers", runtime.GOMAXPROCS(0), "`K` goroutines stepping the environments (results do not depend on it)")
+	write := c.fs.String("write", "", "save each table as `DIR`/TASK.json (benchmarks/baselines holds the saved ones)")
+	format := c.fs.String("format", "table", "output `FORMAT`: table or json")
+	grid := c.fs.Bool("grid", false, "print every grid setting, not only the best")
+	pos, err := c.parse(args, stdout)
+	if err != nil {
+		return err
 	}
 	if len(pos) != 1 {
 		return usagef("baselines takes one task id or all (see 'yarngym tasks')")
