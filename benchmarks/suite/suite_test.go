@@ -268,3 +268,32 @@ func TestProgressCountsFinished(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnedSuite: the learned suite runs each committed PPO controller
+// beside its task's policy, labelled "POLICY + ppo", and the controller's
+// runs differ from the paper defaults'.
+func TestLearnedSuite(t *testing.T) {
+	s, ok := Lookup("learned")
+	if !ok {
+		t.Fatal("no learned suite")
+	}
+	if len(s.Pairs) < 8 || len(s.Pairs)%2 != 0 {
+		t.Fatalf("%d pairs", len(s.Pairs))
+	}
+	res, err := Run(s, Options{Seeds: 1, Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Skipped) != 0 {
+		t.Fatalf("skipped: %+v", res.Skipped)
+	}
+	for i := 0; i < len(s.Pairs); i += 2 {
+		base, ctl := res.Runs[i], res.Runs[i+1]
+		if ctl.Variant != base.Variant+" + ppo" || ctl.Policy != base.Policy+" + ppo" {
+			t.Errorf("pair %d: variants %q and %q, policies %q and %q", i, base.Variant, ctl.Variant, base.Policy, ctl.Policy)
+		}
+		if ctl.Events == base.Events {
+			t.Errorf("%s: the controller changed nothing", ctl.Variant)
+		}
+	}
+}

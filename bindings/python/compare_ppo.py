@@ -86,14 +86,14 @@ def sb3_evaluate(model, norm, task: dict) -> list[float]:
 
 def go_result(task_id: str, steps: int, seed: int, go_dir: Path) -> tuple[list[float], float]:
     ev = go_dir / task_id / "ppo" / "eval.json"
-    if not ev.is_file():
+    tm = go_dir / task_id / "ppo" / "timing.json"
+    if not ev.is_file() or not tm.is_file():
         subprocess.run(
             [str(ROOT / "bin" / "yarngym"), "learn", task_id, "--algo", "ppo", "--budget", str(steps), "--seed", str(seed),
              "--out", str(go_dir), "--workers", "1"],
             check=True,
         )  # fmt: skip
-    data = json.loads(ev.read_text())
-    return data["returns"], data["timing"]["train_s"]
+    return json.loads(ev.read_text())["returns"], json.loads(tm.read_text())["train_s"]
 
 
 def stat(xs) -> str:

@@ -16,13 +16,15 @@ import (
 // interval from the observation (the task's control interval, horizon and
 // parameter ranges). The result is reported like any run, its policy named
 // "POLICY + ALGO".
-func runControlled(sc *scenario.Scenario, o Options, modelPath string, seed uint64) (*Result, error) {
+func runControlled(sc *scenario.Scenario, o Options, m *learn.Model, modelPath string, seed uint64) (*Result, error) {
 	bad := func(err error) error {
 		return &scenario.Error{Source: sc.Source, Key: "controller.model", Reason: err.Error()}
 	}
-	m, err := learn.LoadModel(modelPath)
-	if err != nil {
-		return nil, bad(err)
+	if m == nil {
+		var err error
+		if m, err = learn.LoadModel(modelPath); err != nil {
+			return nil, bad(err)
+		}
 	}
 	t, err := task.Lookup(m.Task)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"yarngym/env/scenario"
 	"yarngym/env/sim"
+	"yarngym/learn"
 )
 
 // Options selects what to run.
@@ -29,6 +30,8 @@ type Options struct {
 	// the policy's parameters every control interval; it overrides the
 	// scenario's [controller] model.
 	Controller string
+	// Model is a trained controller already loaded; it overrides Controller.
+	Model *learn.Model
 	// Warn, if set, is told the scenario's warnings as soon as they are
 	// known (scenario.LoadOptions.Warn), before it is built.
 	Warn func(msg string)
@@ -82,11 +85,11 @@ func RunScenario(sc *scenario.Scenario, o Options) (*Result, error) {
 	if o.Seed != nil {
 		seed = *o.Seed
 	}
-	if m := o.Controller; m != "" || sc.ControllerModel() != "" {
+	if m := o.Controller; o.Model != nil || m != "" || sc.ControllerModel() != "" {
 		if m == "" {
 			m = sc.ControllerModel()
 		}
-		return runControlled(sc, o, m, seed)
+		return runControlled(sc, o, o.Model, m, seed)
 	}
 	cfg, err := sc.Build(seed, o.Policy)
 	if err != nil {
