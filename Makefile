@@ -33,20 +33,23 @@ gotest: chromium
 test: vet gotest pytest
 
 # The Python package (bindings/python) in a virtualenv .venv, made if missing:
-# installs numpy, gymnasium, cffi, pytest, stable-baselines3 (which pulls
-# PyPI's torch, the CUDA build: about 5 GB and 2-3 minutes on a fresh
-# machine) and yarngym itself (editable; its build hook runs go build
-# -buildmode=c-shared and writes the task registry), then runs the Python
-# tests.
+# installs the build tools, then yarngym itself (editable; its build hook runs
+# go build -buildmode=c-shared and writes the task registry) with its extras:
+# rl (stable-baselines3 and RLlib, which pull PyPI's torch, the CUDA build:
+# about 5 GB and 2-3 minutes on a fresh machine), tune (Ray Tune, Optuna),
+# notebooks (pandas, matplotlib, nbmake) and test; then runs the Python tests
+# and executes every notebook (a cell that raises fails the build).
 PYTHON ?= python3
 VENV ?= .venv
 .PHONY: pytest
 pytest:
 	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
 	  echo "cannot create $(VENV) with '$(PYTHON) -m venv' (on Debian/Ubuntu: apt-get install python3-venv)"; exit 1; }
-	$(VENV)/bin/python -m pip install -q --disable-pip-version-check numpy gymnasium cffi pytest hatchling stable-baselines3 pandas
-	$(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-build-isolation -e .
-	$(VENV)/bin/python -m pytest -q bindings/python/tests
+	@echo "pip install: build tools, then yarngym[rl,tune,notebooks,test] (torch is large on a fresh machine)"
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check numpy gymnasium cffi pytest hatchling
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-build-isolation -e ".[rl,tune,notebooks,test]"
+	$(VENV)/bin/python -m pytest -q --durations=8 bindings/python/tests
+	cd notebooks && ../$(VENV)/bin/python -m pytest -q --nbmake --durations=0 -p no:cacheprovider .
 
 # Engine throughput on one simulated day of the SWIM FB-2009 trace (600 nodes).
 bench:

@@ -52,7 +52,7 @@ func TestHeaderListsEveryExport(t *testing.T) {
 		{"YG_STR_FEATURES", strFeatures}, {"YG_STR_ACTIONS", strActions}, {"YG_STR_INFO", strInfo}, {"YG_STR_CONFIG", strConfig},
 		{"YG_REG_TASKS", regTasks}, {"YG_REG_BASELINES", regBaselines}, {"YG_REG_POLICIES", regPolicies},
 		{"YG_REG_SCENARIOS", regScenarios}, {"YG_REG_OBJECTIVES", regObjectives},
-		{"YG_RUN_SUMMARY", runSummary}, {"YG_RUN_JOB_STRINGS", runJobStrings}, {"YG_RUN_ENUMS", runEnums}} {
+		{"YG_RUN_SUMMARY", runSummary}, {"YG_RUN_JOB_STRINGS", runJobStrings}, {"YG_RUN_ENUMS", runEnums}, {"YG_RUN_STATE_NAMES", runStateNames}} {
 		re := regexp.MustCompile(`(?m)^#define ` + c.name + ` (\d+)`)
 		m := re.FindStringSubmatch(string(h))
 		if m == nil || m[1] != strconv.Itoa(c.v) {
@@ -333,11 +333,15 @@ func TestEvaluate(t *testing.T) {
 	if !slices.Equal(rets, task.Returns(eps)) {
 		t.Errorf("returns %v, task.Evaluate %v", rets, task.Returns(eps))
 	}
+	if rets, err := evaluate(`{"task":"AutoAdmin-v0","saved":"ppo","seeds":[1,2]}`); err != nil || len(rets) != 2 {
+		t.Errorf("a saved model: %v, %v", rets, err)
+	}
 	for _, c := range []struct{ js, want string }{
 		{`{"task":"Nope-v0","action":[1],"seeds":[1]}`, "Nope-v0"},
 		{`{"task":"AutoAdmin-v0","action":[1, 2],"seeds":[1]}`, "rrp_scale"},
 		{`{"task":"AutoAdmin-v0","action":[1],"seeds":[]}`, "seeds"},
-		{`{"task":"AutoAdmin-v0","action":[1],"model":"x","seeds":[1]}`, "not both"},
+		{`{"task":"AutoAdmin-v0","action":[1],"model":"x","seeds":[1]}`, "not several"},
+		{`{"task":"AutoAdmin-v0","saved":"nope","seeds":[1]}`, "AutoAdmin-v0/nope"},
 		{`{"task":"AutoAdmin-v0","model":"/nonexistent/m.json","seeds":[1]}`, "nonexistent"},
 		{`{"task":"AutoAdmin-v0","oops":1}`, "oops"},
 	} {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"yarngym/benchmarks/models"
 	"yarngym/env/task"
 	"yarngym/learn"
 )
@@ -14,6 +15,7 @@ type evalConfig struct {
 	Task    string    `json:"task"`
 	Action  []float64 `json:"action"`
 	Model   string    `json:"model"`
+	Saved   string    `json:"saved"`
 	Seeds   []uint64  `json:"seeds"`
 	Workers int       `json:"workers"`
 }
@@ -26,7 +28,7 @@ func evaluate(js string) ([]float64, error) {
 	dec := json.NewDecoder(strings.NewReader(js))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&cfg); err != nil {
-		return nil, invalidf("evaluate json: %v (fields: task, action or model, seeds, workers)", err)
+		return nil, invalidf("evaluate json: %v (fields: task, action or model or saved, seeds, workers)", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, invalidf("evaluate json: unexpected data after the object")
@@ -42,9 +44,21 @@ func evaluate(js string) ([]float64, error) {
 		return nil, invalidf("evaluate json: workers: %d, want 0 (all threads) or more", cfg.Workers)
 	}
 	var agent task.Agent
+	given := 0
+	for _, b := range []bool{cfg.Action != nil, cfg.Model != "", cfg.Saved != ""} {
+		if b {
+			given++
+		}
+	}
 	switch {
-	case cfg.Model != "" && cfg.Action != nil:
-		return nil, invalidf("evaluate json: give action or model, not both")
+	case given > 1:
+		return nil, invalidf("evaluate json: give one of action, model and saved, not several")
+	case cfg.Saved != "":
+		m, err := models.Load(t.ID + "/" + cfg.Saved)
+		if err != nil {
+			return nil, invalidf("evaluate json: saved: %v", err)
+		}
+		agent = m.Agent()
 	case cfg.Model != "":
 		m, err := learn.LoadModel(cfg.Model)
 		if err != nil {

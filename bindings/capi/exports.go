@@ -273,17 +273,64 @@ func yg_run_free(handle C.int64_t) (st C.int32_t) {
 }
 
 //export yg_run_counts
-func yg_run_counts(handle C.int64_t, jobs, tasks *C.int64_t) (st C.int32_t) {
+func yg_run_counts(handle C.int64_t, jobs, tasks, samples, stateVars *C.int64_t) (st C.int32_t) {
 	defer guard(&st)
 	r, err := lookupRun(int64(handle))
 	if err != nil {
 		return fail(err)
 	}
-	if jobs != nil {
-		*jobs = C.int64_t(len(r.jobs))
+	for _, o := range []struct {
+		p *C.int64_t
+		v int
+	}{{jobs, len(r.jobs)}, {tasks, len(r.tasks)}, {samples, len(r.res.Sim.Timeline())}, {stateVars, len(r.res.Sim.Policy().State)}} {
+		if o.p != nil {
+			*o.p = C.int64_t(o.v)
+		}
 	}
-	if tasks != nil {
-		*tasks = C.int64_t(len(r.tasks))
+	return statusOK
+}
+
+//export yg_run_timeline
+func yg_run_timeline(handle C.int64_t, out *C.yg_sample, n C.int64_t) (st C.int32_t) {
+	defer guard(&st)
+	r, err := lookupRun(int64(handle))
+	if err != nil {
+		return fail(err)
+	}
+	tl := r.res.Sim.Timeline()
+	if int(n) != len(tl) || (out == nil && n > 0) {
+		return failf("yg_run_timeline: out must hold the run's %d samples, got n = %d", len(tl), n)
+	}
+	if n == 0 {
+		return statusOK
+	}
+	rows := unsafe.Slice(out, int(n))
+	for i, p := range tl {
+		rows[i] = C.yg_sample{t_s: C.double(float64(p.AtMs) / 1000), vcores_guaranteed: C.double(p.VCoresGuaranteed),
+			vcores_opportunistic: C.double(p.VCoresOpp), cpu_used: C.double(p.CPUUsed), mem_mb_reserved: C.double(p.MemMBReserved),
+			mem_mb_used: C.double(p.MemMBUsed), containers_guaranteed: C.int32_t(p.ContainersG), containers_opportunistic: C.int32_t(p.ContainersO),
+			pending_tasks: C.int32_t(p.PendingTasks), waiting_jobs: C.int32_t(p.WaitingJobs), running_jobs: C.int32_t(p.RunningJobs)}
+	}
+	return statusOK
+}
+
+//export yg_run_state
+func yg_run_state(handle C.int64_t, out *C.double, n C.int64_t) (st C.int32_t) {
+	defer guard(&st)
+	r, err := lookupRun(int64(handle))
+	if err != nil {
+		return fail(err)
+	}
+	tl, k := r.res.Sim.Timeline(), len(r.res.Sim.Policy().State)
+	if int(n) != len(tl)*k || (out == nil && n > 0) {
+		return failf("yg_run_state: out must hold %d samples x %d state variables, got n = %d", len(tl), k, n)
+	}
+	if n == 0 {
+		return statusOK
+	}
+	vals := slice[float64](unsafe.Pointer(out), int(n))
+	for i, p := range tl {
+		copy(vals[i*k:(i+1)*k], p.Policy)
 	}
 	return statusOK
 }

@@ -17,6 +17,7 @@ const (
 	runSummary    = 0
 	runJobStrings = 1
 	runEnums      = 2
+	runStateNames = 3
 )
 
 // runConfig is yg_run_new's JSON: what `yarngym run` takes.
@@ -135,8 +136,14 @@ func (r *finishedRun) str(what int) (string, error) {
 			"locality":  enumNames(func(i int) string { return sim.Locality(i).String() }, int(sim.OffRack)+1),
 			"outcome":   enumNames(func(i int) string { return sim.Outcome(i).String() }, int(sim.Killed)+1),
 		}
+	case runStateNames:
+		names := []string{}
+		for _, sv := range r.res.Sim.Policy().State {
+			names = append(names, sv.Name)
+		}
+		v = names
 	default:
-		return "", invalidf("run string: unknown kind %d (known: 0 summary, 1 job strings, 2 enums)", what)
+		return "", invalidf("run string: unknown kind %d (known: 0 summary, 1 job strings, 2 enums, 3 state names)", what)
 	}
 	b, err := json.Marshal(v)
 	return string(b), err

@@ -71,6 +71,7 @@ extern "C" {
 #define YG_RUN_SUMMARY 0     /* the run's summary, as yarngym run's summary.json */
 #define YG_RUN_JOB_STRINGS 1 /* {"name": [...], "app": [...], "framework": [...], "queue": [...]}, one per job */
 #define YG_RUN_ENUMS 2       /* the names of yg_job.state and yg_task's kind, container, locality, outcome codes */
+#define YG_RUN_STATE_NAMES 3 /* the policy's state variables, the columns of yg_run_state */
 
 /* One job of a finished run (yg_run_jobs), as a row of yarngym run's jobs.csv. */
 typedef struct {
@@ -98,6 +99,22 @@ typedef struct {
 	double start_s;
 	double end_s;
 } yg_task;
+
+/* One timeline sample of a finished run (yg_run_timeline; "timeline_s" > 0). */
+typedef struct {
+	double t_s;
+	double vcores_guaranteed;
+	double vcores_opportunistic;
+	double cpu_used;        /* CPU actually consumed, capped per node at its cores */
+	double mem_mb_reserved; /* held by all containers */
+	double mem_mb_used;     /* actual demand */
+	int32_t containers_guaranteed;
+	int32_t containers_opportunistic;
+	int32_t pending_tasks;
+	int32_t waiting_jobs;
+	int32_t running_jobs;
+	int32_t _pad;
+} yg_sample;
 
 /* The ABI version: *version = YG_ABI_VERSION of the library. */
 int32_t yg_abi_version(int32_t *version);
@@ -198,8 +215,9 @@ int32_t yg_run_new(char *config_json, int64_t *handle);
 /* Frees a run. Freeing twice, or an unknown handle, returns YG_OK. */
 int32_t yg_run_free(int64_t handle);
 
-/* The run's numbers of jobs and of recorded task attempts (either may be NULL). */
-int32_t yg_run_counts(int64_t handle, int64_t *jobs, int64_t *tasks);
+/* The run's numbers of jobs, recorded task attempts, timeline samples and
+ * policy state variables (any may be NULL). */
+int32_t yg_run_counts(int64_t handle, int64_t *jobs, int64_t *tasks, int64_t *samples, int64_t *state_vars);
 
 /* A text property of the run (YG_RUN_*), as yg_batch_string. */
 int32_t yg_run_string(int64_t handle, int32_t what, char *buf, int32_t cap, int32_t *len);
@@ -219,6 +237,13 @@ int32_t yg_evaluate(char *config_json, double *returns, int32_t n);
 /* Writes the run's task attempts into out (n must be the count), ordered by
  * job, stage, index and attempt as in tasks.csv. */
 int32_t yg_run_tasks(int64_t handle, yg_task *out, int64_t n);
+
+/* Writes the run's timeline samples into out (n must be the sample count). */
+int32_t yg_run_timeline(int64_t handle, yg_sample *out, int64_t n);
+
+/* Writes the policy's state at each sample into out, row-major: samples x
+ * state variables (n must be their product; names: YG_RUN_STATE_NAMES). */
+int32_t yg_run_state(int64_t handle, double *out, int64_t n);
 
 #ifdef __cplusplus
 }

@@ -79,3 +79,12 @@ def test_run_errors():
         yarngym.run("quick", sets={"nope": 1})
     r = yarngym.run("quick", seed=2, record_tasks=False)
     assert len(r.task_records) == 0 and len(r.tasks["job"]) == 0
+
+
+def test_timeline():
+    r = yarngym.run("opera-mr", policy="opera", seed=1, timeline_s=10)
+    tl = r.timeline
+    assert len(tl["t_s"]) > 100 and tl["t_s"][1] - tl["t_s"][0] == pytest.approx(10)
+    assert "policy.opera_blocked_vcores" in tl and len(tl["policy.opera_blocked_vcores"]) == len(tl["t_s"])
+    assert (tl["cpu_used"] <= tl["vcores_guaranteed"] + tl["vcores_opportunistic"] + 1e-9).mean() > 0.5
+    assert yarngym.run("quick", seed=1).timeline["t_s"].size == 0  # the scenario samples nothing by default

@@ -3,6 +3,7 @@
 >>> import yarngym
 >>> yarngym.evaluate("AutoAdmin-v0", [1.5], split="test")   # one return per test seed
 >>> yarngym.evaluate("AutoAdmin-v0", model="out/learn/AutoAdmin-v0/ppo", split="test")
+>>> yarngym.evaluate("AutoAdmin-v0", saved="ppo")   # the model committed in benchmarks/models
 
 The episodes run side by side in Go (env.Batch); the returns are exactly the
 ones `yarngym baselines` and the Go tuners compute for the same seeds.
@@ -40,13 +41,15 @@ def evaluate(
     action: Sequence[float] | None = None,
     *,
     model: str | os.PathLike | None = None,
+    saved: str | None = None,
     seeds: Sequence[int] | None = None,
     split: str = "test",
     workers: int = 0,
 ) -> np.ndarray:
-    """Plays ``action`` (the task's parameters, in their own units) or a
-    trained ``model`` (model.json or its folder) for one episode per seed
-    and returns the returns, in seed order. ``seeds`` default to the task's
+    """Plays ``action`` (the task's parameters, in their own units), a
+    trained ``model`` (model.json or its folder) or a ``saved`` model
+    committed with yarngym ("ppo", "cmaes": benchmarks/models/TASK/ALGO) for
+    one episode per seed and returns the returns, in seed order. ``seeds`` default to the task's
     test seeds (``split="train"``: its first 20 train seeds)."""
     bare = task_id.removeprefix("yarngym/")
     if seeds is None:
@@ -54,6 +57,8 @@ def evaluate(
     cfg: dict = {"task": bare, "seeds": [int(s) for s in seeds], "workers": int(workers)}
     if model is not None:
         cfg["model"] = os.fspath(model)
+    if saved is not None:
+        cfg["saved"] = str(saved)
     if action is not None:
         cfg["action"] = [float(a) for a in np.atleast_1d(action)]
     ffi, lib = load()
