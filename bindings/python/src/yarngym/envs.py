@@ -230,7 +230,9 @@ class ClusterEnv(gym.Env):
         )
 
     def close(self):
-        self._b.close()
+        b = getattr(self, "_b", None)  # absent when __init__ raised
+        if b is not None:
+            b.close()
         super().close()
 
 
@@ -397,7 +399,9 @@ class VectorClusterEnv(VectorEnv):
         return obs, b.rewards.copy(), term, trunc, infos
 
     def close_extras(self, **kwargs: Any):
-        self._b.close()
+        b = getattr(self, "_b", None)  # absent when __init__ raised
+        if b is not None:
+            b.close()
 
     def __enter__(self) -> "VectorClusterEnv":
         return self
