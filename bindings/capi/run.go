@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strings"
 
 	"yarngym/env/runner"
@@ -76,20 +75,7 @@ func newRun(js string) (int64, error) {
 	if err != nil {
 		return 0, invalidf("%v", err)
 	}
-	r := &finishedRun{res: res, jobs: res.Sim.JobResults(), tasks: append([]sim.TaskRecord(nil), res.Sim.TaskRecords()...)}
-	sort.SliceStable(r.tasks, func(a, b int) bool { // the order of tasks.csv
-		x, y := r.tasks[a], r.tasks[b]
-		if x.Job != y.Job {
-			return x.Job < y.Job
-		}
-		if x.Stage != y.Stage {
-			return x.Stage < y.Stage
-		}
-		if x.Index != y.Index {
-			return x.Index < y.Index
-		}
-		return x.Attempt < y.Attempt
-	})
+	r := &finishedRun{res: res, jobs: res.Sim.JobResults(), tasks: res.SortedTaskRecords()}
 	handles.Lock()
 	defer handles.Unlock()
 	handles.last++

@@ -251,9 +251,9 @@ func (r *Result) JobsCSV() [][]string {
 	return rows
 }
 
-// TasksCSV returns the per-attempt table (empty body unless RecordTasks).
-func (r *Result) TasksCSV() [][]string {
-	rows := [][]string{{"job", "kind", "stage", "index", "attempt", "node", "container", "locality", "start_s", "end_s", "outcome"}}
+// SortedTaskRecords returns the run's task attempts ordered by job, stage,
+// index and attempt (a copy): the order of tasks.csv.
+func (r *Result) SortedTaskRecords() []sim.TaskRecord {
 	recs := append([]sim.TaskRecord(nil), r.Sim.TaskRecords()...)
 	sort.SliceStable(recs, func(a, b int) bool {
 		x, y := recs[a], recs[b]
@@ -268,7 +268,13 @@ func (r *Result) TasksCSV() [][]string {
 		}
 		return x.Attempt < y.Attempt
 	})
-	for _, t := range recs {
+	return recs
+}
+
+// TasksCSV returns the per-attempt table (empty body unless RecordTasks).
+func (r *Result) TasksCSV() [][]string {
+	rows := [][]string{{"job", "kind", "stage", "index", "attempt", "node", "container", "locality", "start_s", "end_s", "outcome"}}
+	for _, t := range r.SortedTaskRecords() {
 		rows = append(rows, []string{fmt.Sprint(t.Job), t.Kind.String(), fmt.Sprint(t.Stage), fmt.Sprint(t.Index), fmt.Sprint(t.Attempt),
 			fmt.Sprint(t.Node), t.Container.String(), t.Locality.String(), ff(secs(t.StartMs)), ff(secs(t.EndMs)), t.Outcome.String()})
 	}
