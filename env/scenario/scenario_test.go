@@ -17,7 +17,7 @@ func seed(v uint64) *uint64 { return &v }
 
 // partial lists built-ins too large to check event by event to the end in
 // a test: their first simulated quarter hour is checked instead.
-var partial = map[string][]string{"swim-fb2009": {"run.max_s=900"}}
+var partial = map[string][]string{"swim-fb2009": {"run.max_s=900"}, "swim-hour": {"run.max_s=900"}}
 
 // TestInvariantsEveryEvent runs every built-in scenario, two seeds each,
 // checking the conservation invariants after every event, and requires

@@ -18,6 +18,11 @@ package task
 //   - The stock schedulers' AM share on opera-mr (Fair), dress-spark and
 //     ikayak (Capacity) and ras (Fair), and quick: the return is constant
 //     over the whole range except the deadlock point (max_am_share 0).
+//   - A SWIM FB-2009 hour per seed (scenario swim-hour, a family of
+//     workloads): Fair's max_am_share and OPERA's rho. On 20 nodes the
+//     return is flat but for the deadlock point; on 6-10 nodes it responds,
+//     but one hour's few huge slowdowns dominate the paired differences:
+//     the spread is 1.0-1.1 s.e. over 10 seeds.
 var registry = []func() *Task{
 	autoAdmin66Fair,
 	autoAdminScale,

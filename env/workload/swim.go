@@ -79,6 +79,14 @@ type SWIMOptions struct {
 	// TimeScale multiplies submission times: 0.5 submits twice as densely;
 	// 0 submits every job at time 0.
 	TimeScale float64 `toml:"time_scale"`
+	// WindowS cuts the trace into consecutive windows of window_s seconds
+	// of submissions (0: the whole trace is one workload), and Window picks
+	// one: k >= 0 the k-th (from 0), -1 one drawn per seed among the windows
+	// that hold jobs, so that a scenario is a family of workloads (SWIM
+	// FB-2009: an hour of the day per seed). The window's jobs are submitted
+	// relative to its start; max_jobs and time_scale then apply to them.
+	WindowS float64 `toml:"window_s"`
+	Window  int     `toml:"window"`
 }
 
 // SWIMDefaults returns the SWIM loader's default options (Path is empty).
@@ -120,6 +128,12 @@ func (o *SWIMOptions) validate() error {
 	}
 	if o.MaxReducesPerJob < 0 {
 		return fmt.Errorf("max_reduces_per_job: must not be negative, got %d", o.MaxReducesPerJob)
+	}
+	if !(o.WindowS >= 0 && o.WindowS <= traceMaxSec) {
+		return fmt.Errorf("window_s: must be in [0, %g] s (0: the whole trace), got %v", float64(traceMaxSec), o.WindowS)
+	}
+	if o.Window < -1 || (o.WindowS == 0 && o.Window != 0) {
+		return fmt.Errorf("window: %d; want -1 (drawn per seed) or a window index >= 0, with window_s > 0", o.Window)
 	}
 	if err := checkTraceCommon(o.Sigma, o.TimeScale, o.MaxJobs, o.AMVCores, o.AMMemMB); err != nil {
 		return err
@@ -297,6 +311,43 @@ func parseSWIM(r io.Reader, name string, o *SWIMOptions) ([]swimRecord, error) {
 		return nil, fmt.Errorf("%s: no jobs (empty file)", name)
 	}
 	sort.SliceStable(recs, func(a, b int) bool { return recs[a].submitS < recs[b].submitS })
+	if w := o.WindowS; w > 0 {
+		n := int(float64(recs[len(recs)-1].submitS)/w) + 1
+		if o.Window >= n {
+			return nil, fmt.Errorf("%s: window %d: the trace has %d windows of %g s", name, o.Window, n, w)
+		}
+	}
+	return recs, nil
+}
+
+// swimWindow returns the records of the window o selects (drawing it from
+// rng when o.Window is -1), submitted relative to its start, cut to
+// max_jobs.
+func swimWindow(o *SWIMOptions, recs []swimRecord, rng *sim.Rand) ([]swimRecord, error) {
+	if w := o.WindowS; w > 0 {
+		k := o.Window
+		if k < 0 { // draw among the windows that hold jobs
+			var held []int
+			for _, r := range recs {
+				if i := int(float64(r.submitS) / w); len(held) == 0 || held[len(held)-1] != i {
+					held = append(held, i)
+				}
+			}
+			k = held[rng.IntN(len(held))]
+		}
+		lo, hi := float64(k)*w, float64(k+1)*w
+		var in []swimRecord
+		for _, r := range recs {
+			if t := float64(r.submitS); t >= lo && t < hi {
+				r.submitS = int64(math.Round(t - lo))
+				in = append(in, r)
+			}
+		}
+		if len(in) == 0 {
+			return nil, fmt.Errorf("window %d ([%g, %g) s) has no jobs", k, lo, hi)
+		}
+		recs = in
+	}
 	if o.MaxJobs > 0 && len(recs) > o.MaxJobs {
 		recs = recs[:o.MaxJobs]
 	}
@@ -305,6 +356,10 @@ func parseSWIM(r io.Reader, name string, o *SWIMOptions) ([]swimRecord, error) {
 
 // buildSWIM draws one seed's jobs from parsed records.
 func buildSWIM(o *SWIMOptions, recs []swimRecord, rng *sim.Rand) ([]sim.JobSpec, error) {
+	recs, err := swimWindow(o, recs, rng)
+	if err != nil {
+		return nil, err
+	}
 	am := sim.Res{VCores: o.AMVCores, MemMB: o.AMMemMB}
 	mapReq := sim.Res{VCores: o.MapVCores, MemMB: o.MapMemMB}
 	redReq := sim.Res{VCores: o.ReduceVCores, MemMB: o.ReduceMemMB}
