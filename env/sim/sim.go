@@ -48,8 +48,9 @@ type Model struct {
 	// idles waiting for map outputs.
 	GatedCPU float64
 	// ReduceRampupLimit: while a job still has maps waiting for containers,
-	// at most this share of its running tasks may be reducers (MapReduce AM,
-	// yarn.app.mapreduce.am.job.reduce.rampup.limit, 0.5).
+	// at most min(f, this) of its running tasks may be reducers, f the share
+	// of its maps completed (MapReduce AM, RMContainerAllocator's
+	// scheduleReduces; yarn.app.mapreduce.am.job.reduce.rampup.limit, 0.5).
 	ReduceRampupLimit float64
 	// ReducePreemptMs: a job whose maps have waited this long without any
 	// map starting, while its reducers hold containers, kills its newest
