@@ -3,6 +3,7 @@ package workload
 import (
 	"math"
 	"os"
+	"sort"
 	"strings"
 	"testing"
 
@@ -261,5 +262,51 @@ func TestMeasuredProfileMergesShortSplits(t *testing.T) {
 	}
 	if p, err := measuredProfile("map", ints(0, 0), ints(1, 1), ints(1, 1)); p != nil || err != nil {
 		t.Errorf("no time recorded: %v, %v; want the default profile (nil)", p, err)
+	}
+}
+
+// TestOperaSigmaMeasured: the OPERA workload's task spread (Sigma) is the
+// one measured in the SLS sample trace, not a value chosen from OPERA's
+// results: 1.4826 x the median absolute deviation of the log map durations,
+// each job's centred on its median, pooled over both jobs.
+func TestOperaSigmaMeasured(t *testing.T) {
+	needTraces(t)
+	f, err := os.Open(rumenTrace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr, err := ParseRumen(f, rumenTrace, RumenDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	median := func(xs []float64) float64 {
+		ys := append([]float64(nil), xs...)
+		sort.Float64s(ys)
+		n := len(ys)
+		if n%2 == 1 {
+			return ys[n/2]
+		}
+		return (ys[n/2-1] + ys[n/2]) / 2
+	}
+	var dev []float64
+	for _, j := range tr.Jobs {
+		var l []float64
+		for _, m := range j.Maps {
+			l = append(l, math.Log(float64(m.DurMs)))
+		}
+		mid := median(l)
+		for _, x := range l {
+			dev = append(dev, x-mid)
+		}
+	}
+	c := median(dev)
+	var abs []float64
+	for _, d := range dev {
+		abs = append(abs, math.Abs(d-c))
+	}
+	sigma := 1.4826 * median(abs)
+	if got := operaDefaults().Sigma; math.Abs(got-sigma) > 0.005 {
+		t.Fatalf("opera sigma %.3f, the trace measures %.3f", got, sigma)
 	}
 }
