@@ -41,6 +41,10 @@ type Row struct {
 	CILow       float64 `json:"ci95_low"`
 	CIHigh      float64 `json:"ci95_high"`
 	Seeds       int     `json:"seeds"`
+	// PerSeed are the per-seed values the row summarises (for a paired
+	// change, the per-seed changes), in seed order; nil where the row is not
+	// a statistic over seeds.
+	PerSeed []float64 `json:"per_seed,omitempty"`
 	// Headline marks the paper's headline claims, the rows the summary line
 	// counts (Verdict judges every row with a paper figure).
 	Headline bool `json:"headline,omitempty"`
@@ -72,20 +76,32 @@ func (r Row) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(struct {
 		plain
-		Paper       any `json:"paper"`
-		Simulated   any `json:"simulated"`
-		SimulatedSD any `json:"simulated_sd"`
-		SimulatedSE any `json:"simulated_se"`
-		CILow       any `json:"ci95_low"`
-		CIHigh      any `json:"ci95_high"`
-		Verdict     any `json:"verdict"`
-	}{plain(r), num(r.Paper), num(r.Simulated), num(r.SimulatedSD), se, lo, hi, verdict})
+		Paper       any   `json:"paper"`
+		Simulated   any   `json:"simulated"`
+		SimulatedSD any   `json:"simulated_sd"`
+		SimulatedSE any   `json:"simulated_se"`
+		CILow       any   `json:"ci95_low"`
+		CIHigh      any   `json:"ci95_high"`
+		Verdict     any   `json:"verdict"`
+		PerSeed     []any `json:"per_seed,omitempty"`
+	}{plain(r), num(r.Paper), num(r.Simulated), num(r.SimulatedSD), se, lo, hi, verdict, perSeed(r.PerSeed, num)})
+}
+
+func perSeed(xs []float64, num func(float64) any) []any {
+	if len(xs) == 0 {
+		return nil
+	}
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = num(x)
+	}
+	return out
 }
 
 // StatRow is a row whose simulated figure is the statistic s.
 func StatRow(exp, metric, unit string, paper float64, s Stat, note string) Row {
 	return Row{Experiment: exp, Metric: metric, Unit: unit, Paper: paper, Simulated: s.Mean, SimulatedSD: s.SD,
-		SimulatedSE: s.SE, CILow: s.Lo, CIHigh: s.Hi, Seeds: s.N, Note: note}
+		SimulatedSE: s.SE, CILow: s.Lo, CIHigh: s.Hi, Seeds: s.N, PerSeed: s.Values, Note: note}
 }
 
 // Tolerance is the relative difference from the published figure beyond
@@ -248,6 +264,8 @@ type Stat struct {
 	N        int
 	SE       float64
 	Lo, Hi   float64
+	// Values are the per-seed values summarised.
+	Values []float64
 }
 
 // Values are each metric's per-seed values of one run, in ctx.Seeds order.
@@ -334,13 +352,14 @@ func Summarize(xs []float64) Stat {
 	if n == 0 {
 		return Stat{Mean: math.NaN(), SD: math.NaN(), SE: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
 	}
+	vals := append([]float64(nil), xs...)
 	if n == 1 {
-		return Stat{Mean: xs[0], SD: 0, N: 1, SE: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+		return Stat{Mean: xs[0], SD: 0, N: 1, SE: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Values: vals}
 	}
 	m, sd := stat.MeanStdDev(xs, nil)
 	se := sd / math.Sqrt(float64(n))
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
-	return Stat{Mean: m, SD: sd, N: n, SE: se, Lo: m - t*se, Hi: m + t*se}
+	return Stat{Mean: m, SD: sd, N: n, SE: se, Lo: m - t*se, Hi: m + t*se, Values: vals}
 }
 
 // MeanSD is Summarize (its mean and standard deviation were all it gave).

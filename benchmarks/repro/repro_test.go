@@ -156,4 +156,13 @@ func TestTableMarksAndTally(t *testing.T) {
 	if back[0]["verdict"] != "held" || back[1]["verdict"] != "not held" || back[4]["verdict"] != nil || back[0]["headline"] != true {
 		t.Errorf("JSON verdicts: %v", back)
 	}
+	// A statistic's row carries its per-seed values, NaN as null.
+	buf.Reset()
+	r := StatRow("e", "m", "%", -5, PairedChange([]float64{10, 20, 40}, []float64{9, 19, math.NaN()}), "")
+	if err := WriteJSON(&buf, []Row{r}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"per_seed": [`) || !strings.Contains(buf.String(), "-10,") || !strings.Contains(buf.String(), "null") {
+		t.Errorf("per-seed values: %s", buf.String())
+	}
 }

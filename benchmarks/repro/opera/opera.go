@@ -329,5 +329,9 @@ func jobsOf(e experiment) int {
 }
 
 func scale(s repro.Stat, k float64) repro.Stat {
-	return repro.Stat{Mean: s.Mean * k, SD: s.SD * k, N: s.N, SE: s.SE * k, Lo: s.Lo * k, Hi: s.Hi * k}
+	v := make([]float64, len(s.Values))
+	for i, x := range s.Values {
+		v[i] = x * k
+	}
+	return repro.Stat{Mean: s.Mean * k, SD: s.SD * k, N: s.N, SE: s.SE * k, Lo: s.Lo * k, Hi: s.Hi * k, Values: v}
 }
