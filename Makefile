@@ -61,6 +61,7 @@ fuzz:
 	$(GO) test ./env/scenario -run '^$$' -fuzz FuzzSet -fuzztime 60s
 	$(GO) test ./env/workload -run '^$$' -fuzz FuzzLoadSWIM -fuzztime 60s
 	$(GO) test ./env/workload -run '^$$' -fuzz FuzzLoadAlibaba -fuzztime 60s
+	$(GO) test ./env/workload -run '^$$' -fuzz FuzzLoadRumen -fuzztime 60s
 
 clean:
 	rm -rf bin out

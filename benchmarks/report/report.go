@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"yarngym/benchmarks/repro"
 	"yarngym/benchmarks/suite"
 )
 
@@ -166,41 +167,15 @@ func fnum(x float64) string {
 func pm(s suite.Stat) string { return fnum(s.Mean) + " ± " + fnum(s.SD) }
 
 // Tolerance is the relative difference beyond which a reproduced figure is
-// marked as disagreeing with the paper (see offPaper).
-const Tolerance = 0.25
+// marked as disagreeing with the paper: repro's, so that `yarngym repro` and
+// the report judge rows alike.
+const Tolerance = repro.Tolerance
 
-var toleranceRule = fmt.Sprintf("Rows marked ✗ disagree with the paper: the simulated value differs from the published one "+
-	"by more than %.0f %% of it, or has the other sign (where the paper gives 0: any value that is not 0 at 2 decimals). "+
-	"\"vs paper\" is the simulated value's difference from the published one, relative to it.", Tolerance*100)
+var toleranceRule = repro.ToleranceRule
 
-// offPaper returns the simulated value's relative difference from the
-// paper's, formatted, and whether the row is outside the tolerance: a
-// relative difference over Tolerance, or a sign disagreement; where the
-// paper gives 0, any simulated value that is not 0 at 2 decimals. Rows
-// without both numbers are not marked.
-func offPaper(paper, sim float64) (string, bool) {
-	if math.IsNaN(paper) || math.IsInf(paper, 0) || math.IsNaN(sim) || math.IsInf(sim, 0) {
-		return "n/a", false
-	}
-	if paper == 0 {
-		if fnum(sim) == "0" {
-			return "=", false
-		}
-		return "✗ paper 0", true
-	}
-	rel := (sim - paper) / math.Abs(paper)
-	txt := fmt.Sprintf("%+.0f %%", rel*100)
-	if txt == "+0 %" || txt == "-0 %" {
-		txt = "0 %"
-	}
-	txt = strings.Replace(txt, "-", "−", 1)
-	signDiffers := (paper > 0 && sim < 0) || (paper < 0 && sim > 0)
-	off := math.Abs(rel) > Tolerance || signDiffers
-	if off {
-		txt = "✗ " + txt
-	}
-	return txt, off
-}
+// offPaper is repro.OffPaper: the simulated value's relative difference
+// from the paper's, formatted, and whether the row is outside the tolerance.
+func offPaper(paper, sim float64) (string, bool) { return repro.OffPaper(paper, sim) }
 
 func (c chart) HTML() template.HTML { return template.HTML(c.Element + "\n" + c.Script) }
 

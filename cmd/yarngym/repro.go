@@ -13,9 +13,11 @@ import (
 
 func cmdRepro(args []string, stdout, stderr io.Writer) error {
 	c := newCommand("repro", "PAPER", "Runs a paper's experiments over seeds and prints each figure the paper reports beside the\n"+
-		"simulated mean ± SD. Papers: "+strings.Join(repro.Names(), ", ")+".",
-		`yarngym repro opera --seeds 3 --format json`)
-	seeds := c.fs.Int("seeds", 3, "seeds per experiment: 1..`N`")
+		"simulated mean ± SD and its 95 % interval (changes paired seed by seed), marks each row held (✓) or\n"+
+		"not (✗) by the tolerance rule, and ends with a line counting the headline claims held.\n"+
+		fmt.Sprintf("A claim needs at least %d seeds. Papers: ", repro.MinClaimSeeds)+strings.Join(repro.Names(), ", ")+".",
+		`yarngym repro opera --seeds 10 --parallel 2 --format json`)
+	seeds := c.fs.Int("seeds", repro.MinClaimSeeds, "seeds per experiment: 1..`N`")
 	format := c.fs.String("format", "table", "output `FORMAT`: table or json")
 	parallel := c.fs.Int("parallel", runtime.GOMAXPROCS(0), "`K` runs at once")
 	pos, err := c.parse(args, stdout)

@@ -416,6 +416,23 @@ func (sc *Scenario) compile() (workload.Source, error) {
 	return src, nil
 }
 
+// TracePath is the file a trace loader's path option names, resolved as the
+// loader opens it (${traces} expanded, relative to the scenario's folder);
+// "" for generators without one.
+func (sc *Scenario) TracePath() string {
+	g, ok := workload.Lookup(sc.File.Workload.Generator)
+	if !ok || sc.Options == nil {
+		return ""
+	}
+	opts := g.Options()
+	reflectCopy(opts, sc.Options)
+	resolvePath(opts, sc.Dir)
+	if p, ok := opts.(interface{ PathPtr() *string }); ok {
+		return *p.PathPtr()
+	}
+	return ""
+}
+
 // reflectCopy copies *src into *dst (pointers to the same struct type).
 func reflectCopy(dst, src any) {
 	reflect.ValueOf(dst).Elem().Set(reflect.ValueOf(src).Elem())

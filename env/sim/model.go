@@ -176,6 +176,7 @@ type Task struct {
 	FinishMs     Ms
 
 	phases  []Phase
+	prof    *Profile // the task's usage profile: its stage's, or its own (StageSpec.Profiles)
 	phase   int
 	left    float64 // work left in the phase, in nominal seconds
 	rate    float64 // nominal seconds of work per simulated second
@@ -191,6 +192,10 @@ type Task struct {
 	// reservedOn is the node reserved for this task, if any.
 	reservedOn *Node
 }
+
+// Profile returns the task's usage profile: its stage's, or its own when the
+// stage gives per-task profiles (StageSpec.Profiles); AMProfile for an AM.
+func (t *Task) Profile() *Profile { return t.prof }
 
 // Phase returns the name of the task's current sub-phase.
 func (t *Task) Phase() string {

@@ -161,14 +161,9 @@ func clampFactor(f float64) float64 {
 	return f
 }
 
-func (t *Task) jitter() float64 {
-	if t.Kind == KindAM {
-		return AMProfile.Jitter
-	}
-	return t.Stage.Spec.Profile.Jitter
-}
+func (t *Task) jitter() float64 { return t.prof.Jitter }
 
-func (t *Task) absolute() bool { return t.Kind != KindAM && t.Stage.Spec.Profile.Absolute }
+func (t *Task) absolute() bool { return t.Kind != KindAM && t.prof.Absolute }
 
 // recompute sets every container's rate from the node's contention and
 // schedules the node's next phase boundary.
