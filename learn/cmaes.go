@@ -16,9 +16,11 @@ import (
 // Hansen's tutorial's alternative to a penalty): clipping would make the
 // outside one flat plateau on which a generation collapses.
 const (
-	// cmaesStep is the initial step size sigma in unit-box coordinates:
-	// about a sixth of the box, so the first generation spreads over it.
-	cmaesStep = 0.35
+	// cmaesStep is the initial step size sigma in unit-box coordinates: a
+	// quarter of the box's width (2), pycma's recommendation for sigma0
+	// ("about 1/4th of the search domain width"), so that the first
+	// generations spread over the box.
+	cmaesStep = 0.5
 	// cmaesPopulation is the population per generation (0: gonum's default,
 	// 4 + floor(3 ln d), i.e. 4 for one parameter and 6 for two).
 	cmaesPopulation = 0
