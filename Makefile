@@ -1,6 +1,8 @@
 # yarngym: `make demo` runs the main job, `make test` runs every test.
 GO ?= go
 BIN := bin/yarngym
+# bash for pipefail in gotest
+SHELL := /bin/bash
 
 .PHONY: build demo test vet gotest bench fuzz clean
 
@@ -9,34 +11,45 @@ build:
 
 # The main job: OPERA's MapReduce experiment (Sec. IV-B) under Fair, with
 # per-job and per-task results written to out/demo/opera-mr; then the quick
-# benchmark suite with its HTML report in out/demo/quick.
+# benchmark suite with its HTML report in out/demo/quick. yarngym itself
+# says where it wrote them (once).
+DEMO_OUT ?= out/demo
 demo: build
-	$(BIN) run opera-mr --seed 1 --out out/demo/opera-mr
-	@echo "results: $(CURDIR)/out/demo/opera-mr (summary.json, jobs.csv, tasks.csv)"
-	$(BIN) bench quick --out out/demo/quick
-	@echo "report: $(CURDIR)/out/demo/quick/report.html"
+	$(BIN) run opera-mr --seed 1 --out $(DEMO_OUT)/opera-mr
+	$(BIN) bench quick --out $(DEMO_OUT)/quick
 
 vet:
 	$(GO) vet ./...
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed on: $$out"; exit 1; fi
 
+# go test ./... through internal/testprogress: a line per package as it
+# finishes, failures in full, and every 5 s of quiet a line saying which
+# tests are running (env/scenario, which checks the invariants after every
+# event of every built-in scenario, takes a while).
 gotest: chromium
-	$(GO) test ./...
+	@echo "go test ./... (a line per package; while one runs long, which tests it is running)"
+	@set -o pipefail; $(GO) test -json ./... | $(GO) run ./internal/testprogress
 
 test: vet gotest pytest
 
 # The Python package (bindings/python) in a virtualenv .venv, made if missing:
-# installs numpy, gymnasium, cffi, pytest and yarngym itself (editable; its
-# build hook runs go build -buildmode=c-shared), then runs the Python tests.
+# installs the build tools, then yarngym itself (editable; its build hook runs
+# go build -buildmode=c-shared and writes the task registry) with its extras:
+# rl (stable-baselines3 and RLlib, which pull PyPI's torch, the CUDA build:
+# about 5 GB and 2-3 minutes on a fresh machine), tune (Ray Tune, Optuna),
+# notebooks (pandas, matplotlib, nbmake) and test; then runs the Python tests
+# and executes every notebook (a cell that raises fails the build).
 PYTHON ?= python3
 VENV ?= .venv
 .PHONY: pytest
 pytest:
 	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
 	  echo "cannot create $(VENV) with '$(PYTHON) -m venv' (on Debian/Ubuntu: apt-get install python3-venv)"; exit 1; }
+	@echo "pip install: build tools, then yarngym[rl,tune,notebooks,test] (torch is large on a fresh machine)"
 	$(VENV)/bin/python -m pip install -q --disable-pip-version-check numpy gymnasium cffi pytest hatchling
-	$(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-build-isolation -e .
-	$(VENV)/bin/python -m pytest -q bindings/python/tests
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-build-isolation -e ".[rl,tune,notebooks,test]"
+	$(VENV)/bin/python -m pytest -q --durations=8 bindings/python/tests
+	cd notebooks && ../$(VENV)/bin/python -m pytest -q --nbmake --durations=0 -p no:cacheprovider .
 
 # Engine throughput (jobs/s, tasks/s, per CPU second too): the SWIM FB-2009 day,
 # scale-50k, Decima's TPC-H mix and its linearity, each policy on its papers.
@@ -49,6 +62,7 @@ fuzz:
 	$(GO) test ./env/scenario -run '^$$' -fuzz FuzzSet -fuzztime 60s
 	$(GO) test ./env/workload -run '^$$' -fuzz FuzzLoadSWIM -fuzztime 60s
 	$(GO) test ./env/workload -run '^$$' -fuzz FuzzLoadAlibaba -fuzztime 60s
+	$(GO) test ./env/workload -run '^$$' -fuzz FuzzLoadRumen -fuzztime 60s
 
 clean:
 	rm -rf bin out

@@ -55,6 +55,7 @@ type batchCore struct {
 const (
 	modeReset = iota
 	modeStep
+	modeStepSome
 )
 
 // NewBatch builds n Envs from cfg and a pool of k workers (0 means
@@ -72,12 +73,17 @@ func NewBatch(cfg Config, n, k int) (*Batch, error) {
 	}
 	k = min(k, n)
 	c := &batchCore{k: k, envs: make([]*Env, n), infos: make([]Info, n), errs: make([]error, n)}
-	for i := range c.envs {
-		e, err := New(cfg)
-		if err != nil {
+	first, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	c.envs[0] = first
+	for i := 1; i < n; i++ {
+		// The envs share the first one's scenario (read-only once loaded):
+		// a trace is read once per batch.
+		if c.envs[i], err = newEnv(cfg, first.sc); err != nil {
 			return nil, err
 		}
-		c.envs[i] = e
 	}
 	c.obsDim, c.actDim = c.envs[0].ObsDim(), c.envs[0].ActDim()
 	b := &Batch{core: c}
@@ -166,8 +172,51 @@ func (b *Batch) Step(actions []float64, obs []float32, rewards []float64, termin
 	case len(truncated) != n:
 		return fmt.Errorf("batch step: truncated has %d entries, want %d", len(truncated), n)
 	}
+	if err := c.checkSteps(nil, actions); err != nil {
+		return err
+	}
 	c.mode, c.actions, c.obs, c.rewards, c.term, c.trunc, c.finalObs = modeStep, actions, obs, rewards, terminated, truncated, finalObs
 	return c.run()
+}
+
+// StepSome steps the envs where mask is true (every env when mask is nil)
+// and never autoresets: an env that ends stays ended until Reset, and
+// stepping it again is an error. Buffers are as for Step (every env's rows;
+// only the stepped envs' rows are written). It serves evaluation, where
+// each env plays one episode of its own seed.
+func (b *Batch) StepSome(mask []bool, actions []float64, obs []float32, rewards []float64, terminated, truncated []bool) error {
+	c := b.core
+	n := len(c.envs)
+	switch {
+	case mask != nil && len(mask) != n:
+		return fmt.Errorf("batch step: mask has %d entries, want %d (or nil)", len(mask), n)
+	case len(actions) != n*c.actDim:
+		return fmt.Errorf("batch step: actions has %d values, want %d (%d envs x %d)", len(actions), n*c.actDim, n, c.actDim)
+	case len(obs) != n*c.obsDim:
+		return fmt.Errorf("batch step: obs has %d values, want %d (%d envs x %d)", len(obs), n*c.obsDim, n, c.obsDim)
+	case len(rewards) != n || len(terminated) != n || len(truncated) != n:
+		return fmt.Errorf("batch step: rewards, terminated and truncated have %d, %d and %d entries, want %d", len(rewards), len(terminated), len(truncated), n)
+	}
+	if err := c.checkSteps(mask, actions); err != nil {
+		return err
+	}
+	c.mode, c.mask, c.actions, c.obs, c.rewards, c.term, c.trunc = modeStepSome, mask, actions, obs, rewards, terminated, truncated
+	return c.run()
+}
+
+// checkSteps checks every env's step before any env steps, so that a bad
+// action for one env (a NaN, say) leaves every env as it was.
+func (c *batchCore) checkSteps(mask []bool, actions []float64) error {
+	ad := c.actDim
+	for i, e := range c.envs {
+		if mask != nil && !mask[i] {
+			continue
+		}
+		if err := e.CheckStep(actions[i*ad : (i+1)*ad]); err != nil {
+			return fmt.Errorf("env %d: %w (no env was stepped)", i, err)
+		}
+	}
+	return nil
 }
 
 // run does the current call on every env and returns the first error by
@@ -234,10 +283,13 @@ func (c *batchCore) one(i int) (err error) {
 		c.infos[i], err = e.ResetInto(c.seeds[i], obs)
 		return err
 	}
+	if c.mode == modeStepSome && c.mask != nil && !c.mask[i] {
+		return nil
+	}
 	act := c.actions[i*c.actDim : (i+1)*c.actDim]
 	r, term, trunc, info, err := e.StepInto(act, obs)
 	c.rewards[i], c.term[i], c.trunc[i], c.infos[i] = r, term, trunc, info
-	if err != nil || !(term || trunc) {
+	if err != nil || !(term || trunc) || c.mode == modeStepSome {
 		return err
 	}
 	if c.finalObs != nil {

@@ -328,7 +328,7 @@ func TestNoAllocs(t *testing.T) {
 	}
 	action := []float64{3}
 	if n := testing.AllocsPerRun(100, func() {
-		if err := e.apply(action); err != nil {
+		if err := e.CheckStep(action); err != nil {
 			t.Fatal(err)
 		}
 		e.account(obs)

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 
 	"yarngym/env/scenario"
@@ -29,14 +30,29 @@ type Config struct {
 	// order. Empty switches the tuner off: the action space has shape [0]
 	// and actions are ignored.
 	Controlled []string `toml:"controlled" json:"controlled,omitempty"`
+	// Bounds narrows the action range of controlled parameters: name ->
+	// [low, high], inside the range the policy declares. Parameters not
+	// listed keep their declared range.
+	Bounds map[string][2]float64 `toml:"bounds" json:"bounds,omitempty"`
 	// ControlIntervalS is the simulated seconds one Step runs (default 60;
 	// at least 0.001).
 	ControlIntervalS float64 `toml:"control_interval_s" json:"control_interval_s,omitempty"`
+	// HorizonS is the episode's horizon in simulated seconds: the episode
+	// is truncated there, and jobs unfinished when it ends earlier (stuck,
+	// or truncated by MaxSteps or the scenario's run.max_s) are charged as
+	// if they stayed in the system until it (see "Rewards" in the package
+	// doc). 0 takes the default: MaxSteps x ControlIntervalS or the
+	// scenario's run.max_s (the smaller if both are set), else the
+	// episode's serial bound: its last submission plus every task's
+	// duration and every AM's start-up one after another.
+	HorizonS float64 `toml:"horizon_s" json:"horizon_s,omitempty"`
 	// MaxSteps truncates an episode after this many steps; 0 runs until the
-	// run ends.
+	// run ends or reaches the horizon.
 	MaxSteps int `toml:"max_steps" json:"max_steps,omitempty"`
 	// Reward weights the named objectives (see Objectives); default
-	// {"slowdown": 1}.
+	// {"slowdown": 1}. Weights are >= 0 and at least one objective that a
+	// stalled cluster does worst on (slowdown, completion, utilization,
+	// throughput) has a positive weight.
 	Reward map[string]float64 `toml:"reward" json:"reward,omitempty"`
 }
 
@@ -45,6 +61,8 @@ type Config struct {
 type Env struct {
 	cfg        Config
 	sc         *scenario.Scenario
+	simOpts    func(*sim.Config)
+	maxMs      sim.Ms // the scenario's run.max_s (0: none)
 	intervalMs sim.Ms
 	weights    [numObjectives]float64
 
@@ -52,7 +70,7 @@ type Env struct {
 	obsSpace, actSpace Box
 	names              []string
 	lo, hi             []float64
-	nState             int
+	stateScale         []stateScale
 	ctrlNames          []string
 	ctrlMin, ctrlMax   []float64
 	ctrlInt            []bool
@@ -62,24 +80,18 @@ type Env struct {
 	nNodes       int
 
 	// The episode.
-	s       *sim.Sim
-	ctrl    []*sim.Param
-	seed    uint64
-	step    int
-	done    bool
-	counted []bool // jobs whose completion has been reported
-	lo0     int    // every job before lo0 is counted or will never finish
-	amMs    sim.Ms
-
-	// Totals at the end of the previous step.
-	prevMs       sim.Ms
-	prevKilled   int64
-	prevWastedMs sim.Ms
-	prevSwapMs   sim.Ms
-	prevUsedInt  float64
-	completed    int
+	s         *sim.Sim
+	ctrl      []*sim.Param
+	seed      uint64
+	step      int
+	done      bool
+	horizonMs sim.Ms
+	led       ledger
+	ret       float64
+	completed int
 
 	// The last interval, for the observation.
+	prevSwapMs    sim.Ms
 	lastKilled    int64
 	lastWastedMs  sim.Ms
 	lastCompleted int
@@ -89,8 +101,32 @@ type Env struct {
 // New validates cfg, loads the scenario and declares the spaces. Call Reset
 // before Step.
 func New(cfg Config) (*Env, error) {
-	cfg.Sets = append([]string(nil), cfg.Sets...)
-	cfg.Controlled = append([]string(nil), cfg.Controlled...)
+	return newEnv(cfg, nil)
+}
+
+// NewWithScenario is New with an already loaded scenario (cfg.Scenario and
+// cfg.Sets then only name it): the runner uses it to play a scenario file
+// under a trained controller. A loaded scenario is read-only; envs may
+// share one.
+func NewWithScenario(cfg Config, sc *scenario.Scenario) (*Env, error) {
+	if sc == nil {
+		return nil, errors.New("env: NewWithScenario: nil scenario")
+	}
+	return newEnv(cfg, sc)
+}
+
+// SetSimOptions sets a function that adjusts every later Reset's sim.Config
+// before the run is built (task records, timeline sampling, invariant
+// checks): for the runner and tests, not for learners (it may change what
+// the run records, never what it simulates, if used as intended).
+func (e *Env) SetSimOptions(fn func(*sim.Config)) { e.simOpts = fn }
+
+// newEnv is New with an already loaded scenario (nil: load it). A loaded
+// scenario is read-only, so the envs of a Batch share one.
+func newEnv(cfg Config, sc *scenario.Scenario) (*Env, error) {
+	cfg.Sets = slices.Clone(cfg.Sets)
+	cfg.Controlled = slices.Clone(cfg.Controlled)
+	cfg.Bounds = maps.Clone(cfg.Bounds)
 	e := &Env{cfg: cfg}
 	if strings.TrimSpace(cfg.Scenario) == "" {
 		return nil, errors.New("env config: scenario: empty; give a built-in name (e.g. quick) or a .toml path")
@@ -110,24 +146,26 @@ func New(cfg Config) (*Env, error) {
 	if cfg.MaxSteps < 0 {
 		return nil, fmt.Errorf("env config: max_steps: %d, want 0 (no limit) or more", cfg.MaxSteps)
 	}
+	if h := cfg.HorizonS; math.IsNaN(h) || math.IsInf(h, 0) || h < 0 || (h > 0 && h < 0.001) {
+		return nil, fmt.Errorf("env config: horizon_s: %v, want 0 (the default) or a positive number of simulated seconds", h)
+	}
 	w, err := parseReward(cfg.Reward)
 	if err != nil {
 		return nil, fmt.Errorf("env config: %w", err)
 	}
 	e.weights = w
-	e.cfg.Reward = map[string]float64{objectiveNames[objSlowdown]: 1}
+	e.cfg.Reward = map[string]float64{"slowdown": 1}
 	if len(cfg.Reward) > 0 {
-		e.cfg.Reward = make(map[string]float64, len(cfg.Reward))
-		for k, v := range cfg.Reward {
-			e.cfg.Reward[k] = v
-		}
+		e.cfg.Reward = maps.Clone(cfg.Reward)
 	}
 
-	sc, err := scenario.Load(cfg.Scenario, cfg.Sets)
-	if err != nil {
-		return nil, fmt.Errorf("env config: scenario %q: %w", cfg.Scenario, err)
+	if sc == nil {
+		if sc, err = scenario.Load(cfg.Scenario, cfg.Sets); err != nil {
+			return nil, fmt.Errorf("env config: scenario %q: %w", cfg.Scenario, err)
+		}
 	}
 	e.sc = sc
+	e.maxMs = sim.Ms(sc.File.Run.MaxS * 1000)
 	probe, err := sc.Build(sc.File.Seed, cfg.Policy)
 	if err != nil {
 		if cfg.Policy != "" {
@@ -136,30 +174,9 @@ func New(cfg Config) (*Env, error) {
 		return nil, fmt.Errorf("env config: scenario %q: %w", cfg.Scenario, err)
 	}
 	pol := probe.Policy
-
-	seen := map[string]bool{}
-	for _, name := range cfg.Controlled {
-		if seen[name] {
-			return nil, fmt.Errorf("env config: controlled: parameter %q is listed twice", name)
-		}
-		seen[name] = true
-		p := pol.Params.Get(name)
-		if p == nil {
-			known := make([]string, 0, len(pol.Params.List()))
-			for _, q := range pol.Params.List() {
-				known = append(known, q.Name)
-			}
-			return nil, fmt.Errorf("env config: controlled: policy %s has no parameter %q (it has: %s)", pol.Name, name, strings.Join(known, ", "))
-		}
-		if math.IsNaN(p.Min) || math.IsNaN(p.Max) || math.IsInf(p.Min, 0) || math.IsInf(p.Max, 0) || p.Min > p.Max {
-			return nil, fmt.Errorf("env config: controlled: parameter %q has no finite range [%v, %v]", name, p.Min, p.Max)
-		}
-		e.ctrlNames = append(e.ctrlNames, name)
-		e.ctrlMin = append(e.ctrlMin, p.Min)
-		e.ctrlMax = append(e.ctrlMax, p.Max)
-		e.ctrlInt = append(e.ctrlInt, p.Integer)
+	if err := e.declareActions(pol); err != nil {
+		return nil, err
 	}
-	e.ctrl = make([]*sim.Param, len(e.ctrlNames))
 
 	var cores float64
 	for _, n := range probe.Nodes {
@@ -189,9 +206,12 @@ func New(cfg Config) (*Env, error) {
 		}
 		add(f.name, f.low, hi)
 	}
-	e.nState = len(pol.State)
 	for _, v := range pol.State {
-		add("policy."+v.Name, -bigCount, bigCount)
+		if err := v.CheckRange(); err != nil {
+			return nil, fmt.Errorf("env config: policy %s: %w", pol.Name, err)
+		}
+		e.stateScale = append(e.stateScale, newStateScale(v, e.capV, e.capMem, e.nNodes))
+		add("policy."+v.Name, 0, 1)
 	}
 	for _, name := range e.ctrlNames {
 		add("param."+name, 0, 1)
@@ -213,14 +233,64 @@ func New(cfg Config) (*Env, error) {
 	return e, nil
 }
 
+// declareActions checks the controlled parameters against the policy and
+// their bounds, and fixes the action's layout.
+func (e *Env) declareActions(pol *sim.Policy) error {
+	seen := map[string]bool{}
+	for _, name := range e.cfg.Controlled {
+		if seen[name] {
+			return fmt.Errorf("env config: controlled: parameter %q is listed twice", name)
+		}
+		seen[name] = true
+		p := pol.Params.Get(name)
+		if p == nil {
+			known := make([]string, 0, len(pol.Params.List()))
+			for _, q := range pol.Params.List() {
+				known = append(known, q.Name)
+			}
+			return fmt.Errorf("env config: controlled: policy %s has no parameter %q (it has: %s)", pol.Name, name, strings.Join(known, ", "))
+		}
+		lo, hi := p.Min, p.Max
+		if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || lo > hi {
+			return fmt.Errorf("env config: controlled: parameter %q has no finite range [%v, %v]", name, lo, hi)
+		}
+		if b, ok := e.cfg.Bounds[name]; ok {
+			if !(b[0] <= b[1]) || b[0] < p.Min || b[1] > p.Max {
+				return fmt.Errorf("env config: bounds: %s: [%v, %v] is not a range inside the parameter's [%v, %v]", name, b[0], b[1], p.Min, p.Max)
+			}
+			lo, hi = b[0], b[1]
+		}
+		e.ctrlNames = append(e.ctrlNames, name)
+		e.ctrlMin = append(e.ctrlMin, lo)
+		e.ctrlMax = append(e.ctrlMax, hi)
+		e.ctrlInt = append(e.ctrlInt, p.Integer)
+	}
+	names := make([]string, 0, len(e.cfg.Bounds))
+	for name := range e.cfg.Bounds {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !seen[name] {
+			return fmt.Errorf("env config: bounds: %q is not a controlled parameter (controlled: %s)", name, strings.Join(e.cfg.Controlled, ", "))
+		}
+	}
+	e.ctrl = make([]*sim.Param, len(e.ctrlNames))
+	return nil
+}
+
 // Config returns the configuration with defaults filled in.
 func (e *Env) Config() Config {
 	c := e.cfg
 	c.Sets = slices.Clone(c.Sets)
 	c.Controlled = slices.Clone(c.Controlled)
+	c.Bounds = maps.Clone(c.Bounds)
 	c.Reward = maps.Clone(c.Reward)
 	return c
 }
+
+// Scenario returns the loaded scenario (shared: read it, do not change it).
+func (e *Env) Scenario() *scenario.Scenario { return e.sc }
 
 // Sim returns the current episode's simulation (nil before Reset). It is
 // for inspection: changing it breaks the episode's determinism.
@@ -228,6 +298,9 @@ func (e *Env) Sim() *sim.Sim { return e.s }
 
 // Seed returns the current episode's seed.
 func (e *Env) Seed() uint64 { return e.seed }
+
+// HorizonMs returns the current episode's horizon (see Config.HorizonS).
+func (e *Env) HorizonMs() sim.Ms { return e.horizonMs }
 
 // Done reports whether the current episode has ended (or none started).
 func (e *Env) Done() bool { return e.s == nil || e.done }
@@ -251,12 +324,15 @@ func (e *Env) ResetInto(seed uint64, obs []float32) (Info, error) {
 	if err != nil {
 		return Info{}, fmt.Errorf("reset (seed %d): %w", seed, err)
 	}
+	if e.simOpts != nil {
+		e.simOpts(&cfg)
+	}
 	s, err := sim.New(cfg)
 	if err != nil {
 		return Info{}, fmt.Errorf("reset (seed %d): %w", seed, err)
 	}
-	if len(s.Policy().State) != e.nState {
-		return Info{}, fmt.Errorf("reset (seed %d): policy %s declares %d state variables, the observation space %d", seed, s.Policy().Name, len(s.Policy().State), e.nState)
+	if len(s.Policy().State) != len(e.stateScale) {
+		return Info{}, fmt.Errorf("reset (seed %d): policy %s declares %d state variables, the observation space %d", seed, s.Policy().Name, len(s.Policy().State), len(e.stateScale))
 	}
 	for i, name := range e.ctrlNames {
 		p := s.Policy().Params.Get(name)
@@ -269,20 +345,49 @@ func (e *Env) ResetInto(seed uint64, obs []float32) (Info, error) {
 	e.seed = seed
 	e.step = 0
 	e.done = false
-	n := len(s.Jobs)
-	if cap(e.counted) >= n {
-		e.counted = e.counted[:n]
-		clear(e.counted)
-	} else {
-		e.counted = make([]bool, n)
+	e.horizonMs = e.episodeHorizon(s)
+	e.led.reset(s, e.horizonMs, e.capV)
+	for i := range e.stateScale {
+		if e.stateScale[i].perJob {
+			e.stateScale[i].per = e.led.n
+		}
 	}
-	e.lo0 = 0
-	e.amMs = s.Model().AMStartupMs
-	e.prevMs, e.prevKilled, e.prevWastedMs, e.prevSwapMs, e.prevUsedInt, e.completed = 0, 0, 0, 0, 0, 0
-	e.lastKilled, e.lastWastedMs, e.lastCompleted, e.lastSwap = 0, 0, 0, 0
+	e.ret, e.completed = 0, 0
+	e.prevSwapMs, e.lastKilled, e.lastWastedMs, e.lastCompleted, e.lastSwap = 0, 0, 0, 0, 0
 	e.observe(obs)
-	var zero [numObjectives]float64
-	return e.info(s.Summary(), &zero), nil
+	return e.info(s.Summary(), nil), nil
+}
+
+// episodeHorizon is Config.HorizonS, or its default for run s.
+func (e *Env) episodeHorizon(s *sim.Sim) sim.Ms {
+	if e.cfg.HorizonS > 0 {
+		return sim.Ms(math.Round(e.cfg.HorizonS * 1000))
+	}
+	var h sim.Ms
+	if e.cfg.MaxSteps > 0 {
+		h = sim.Ms(e.cfg.MaxSteps) * e.intervalMs
+	}
+	if e.maxMs > 0 && (h == 0 || e.maxMs < h) {
+		h = e.maxMs
+	}
+	if h > 0 {
+		return h
+	}
+	am := s.Model().AMStartupMs
+	for _, j := range s.Jobs {
+		h = max(h, j.Spec.SubmitMs)
+	}
+	for _, j := range s.Jobs {
+		if !j.Spec.AM.IsZero() {
+			h += am
+		}
+		for _, st := range j.Spec.Stages {
+			for _, d := range st.DurationsMs {
+				h += d
+			}
+		}
+	}
+	return max(h, sim.MsPerS)
 }
 
 // Step applies action, runs one control interval and returns the
@@ -297,98 +402,16 @@ func (e *Env) Step(action []float64) (obs []float32, reward float64, terminated,
 	return obs, reward, terminated, truncated, info, nil
 }
 
-// StepInto is Step writing the observation into obs (length ObsDim). It
-// does not allocate beyond what the simulation itself does.
-func (e *Env) StepInto(action []float64, obs []float32) (reward float64, terminated, truncated bool, info Info, err error) {
+// CheckStep reports whether a Step with action would be refused (no
+// episode, an ended one, a wrong length or a NaN), without changing
+// anything: Batch checks every env's step before stepping any.
+func (e *Env) CheckStep(action []float64) error {
 	if e.s == nil {
-		return 0, false, false, Info{}, errors.New("step: no episode; call Reset first")
+		return errors.New("step: no episode; call Reset first")
 	}
 	if e.done {
-		return 0, false, false, Info{}, errors.New("step: the episode has ended; call Reset")
+		return errors.New("step: the episode has ended; call Reset")
 	}
-	if len(obs) != len(e.names) {
-		return 0, false, false, Info{}, fmt.Errorf("step: observation buffer has %d values, want %d", len(obs), len(e.names))
-	}
-	if err := e.apply(action); err != nil {
-		return 0, false, false, Info{}, err
-	}
-	e.step++
-	e.s.RunUntil(sim.Ms(e.step) * e.intervalMs)
-	reward, terminated, truncated, info = e.account(obs)
-	return reward, terminated, truncated, info, nil
-}
-
-// account measures the interval that just ran (the jobs that finished, the
-// objectives, the end flags), then writes the observation. It allocates
-// nothing.
-func (e *Env) account(obs []float32) (reward float64, terminated, truncated bool, info Info) {
-	s := e.s
-	sum := s.Summary()
-
-	var o [numObjectives]float64
-	now := s.Now()
-	elapsed := float64(now - e.prevMs)
-
-	// Jobs that finished in the interval. Jobs arrive in s.Jobs order, so
-	// the scan stops at the first one not yet submitted.
-	finished := 0
-	var slow, compMs float64
-	jobs := s.Jobs
-	for i := e.lo0; i < len(jobs); i++ {
-		j := jobs[i]
-		if j.State == sim.JobFuture {
-			break
-		}
-		if j.State != sim.JobDone || e.counted[i] {
-			continue
-		}
-		e.counted[i] = true
-		finished++
-		c := float64(j.FinishMs - j.Spec.SubmitMs)
-		compMs += c
-		slow += c / isolatedMs(j, e.amMs)
-	}
-	for e.lo0 < len(jobs) && e.counted[e.lo0] {
-		e.lo0++
-	}
-	e.completed += finished
-	if finished > 0 {
-		o[objSlowdown] = -slow / float64(finished)
-		o[objCompletion] = -compMs / float64(finished) / 3.6e6
-	}
-	o[objThroughput] = float64(finished)
-
-	killed := sum.TasksKilled - e.prevKilled
-	wasted := sum.WastedMs - e.prevWastedMs
-	o[objKills] = float64(-killed)
-	o[objWasted] = float64(-wasted) / 3.6e6
-
-	usedInt := sum.VCoresUsedMean * float64(sum.EndMs)
-	swap := sum.SwapMs - e.prevSwapMs
-	swapFrac := 0.0
-	if elapsed > 0 {
-		o[objUtilization] = (usedInt - e.prevUsedInt) / (elapsed * e.capV)
-		swapFrac = float64(swap) / (float64(e.nNodes) * elapsed)
-	}
-
-	for i, wt := range e.weights {
-		if wt != 0 {
-			reward += wt * o[i]
-		}
-	}
-
-	e.prevMs, e.prevKilled, e.prevWastedMs, e.prevSwapMs, e.prevUsedInt = now, sum.TasksKilled, sum.WastedMs, sum.SwapMs, usedInt
-	e.lastKilled, e.lastWastedMs, e.lastCompleted, e.lastSwap = killed, wasted, finished, swapFrac
-
-	terminated = s.Done() && !sum.Truncated
-	truncated = sum.Truncated || (!terminated && e.cfg.MaxSteps > 0 && e.step >= e.cfg.MaxSteps)
-	e.done = terminated || truncated
-	e.observe(obs)
-	return reward, terminated, truncated, e.info(sum, &o)
-}
-
-// apply checks the whole action, then sets the controlled parameters.
-func (e *Env) apply(action []float64) error {
 	if len(e.ctrl) == 0 {
 		return nil
 	}
@@ -400,13 +423,60 @@ func (e *Env) apply(action []float64) error {
 			return fmt.Errorf("step: action[%d] for parameter %q is NaN", i, e.ctrlNames[i])
 		}
 	}
-	for i, v := range action {
-		v = e.clip(i, v)
-		if err := e.ctrl[i].Set(v); err != nil {
-			return fmt.Errorf("step: %w", err) // cannot happen: v is clipped and rounded
+	return nil
+}
+
+// StepInto is Step writing the observation into obs (length ObsDim). It
+// does not allocate beyond what the simulation itself does.
+func (e *Env) StepInto(action []float64, obs []float32) (reward float64, terminated, truncated bool, info Info, err error) {
+	if err := e.CheckStep(action); err != nil {
+		return 0, false, false, Info{}, err
+	}
+	if len(obs) != len(e.names) {
+		return 0, false, false, Info{}, fmt.Errorf("step: observation buffer has %d values, want %d", len(obs), len(e.names))
+	}
+	for i, v := range action[:len(e.ctrl)] {
+		if err := e.ctrl[i].Set(e.clip(i, v)); err != nil {
+			return 0, false, false, Info{}, fmt.Errorf("step: %w", err) // cannot happen: v is clipped and rounded
 		}
 	}
-	return nil
+	e.step++
+	e.s.RunUntil(min(sim.Ms(e.step)*e.intervalMs, e.horizonMs))
+	reward, terminated, truncated, info = e.account(obs)
+	return reward, terminated, truncated, info, nil
+}
+
+// account measures the interval that just ran (the ledger's charges, the
+// end flags), then writes the observation.
+func (e *Env) account(obs []float32) (reward float64, terminated, truncated bool, info Info) {
+	s := e.s
+	sum := s.Summary()
+	now := s.Now()
+
+	terminated = s.Done() && !sum.Truncated
+	truncated = !terminated && (sum.Truncated || now >= e.horizonMs || (e.cfg.MaxSteps > 0 && e.step >= e.cfg.MaxSteps))
+	e.done = terminated || truncated
+
+	elapsed := float64(now - e.led.prevMs)
+	killed, wasted := sum.TasksKilled-e.led.prevKilled, sum.WastedMs-e.led.prevWastedMs
+	d, finished := e.led.charge(s, sum.TasksKilled, sum.WastedMs, e.done)
+	for i, w := range e.weights {
+		if w != 0 {
+			reward += w * objectives[i].sign * d[i]
+		}
+	}
+	e.ret += reward
+	e.completed += finished
+
+	swapFrac := 0.0
+	if elapsed > 0 {
+		swapFrac = float64(sum.SwapMs-e.prevSwapMs) / (float64(e.nNodes) * elapsed)
+	}
+	e.lastKilled, e.lastWastedMs = killed, wasted
+	e.lastCompleted, e.lastSwap, e.prevSwapMs = finished, swapFrac, sum.SwapMs
+
+	e.observe(obs)
+	return reward, terminated, truncated, e.info(sum, &d)
 }
 
 // clip clips v to parameter i's range, rounding integer parameters.
@@ -419,9 +489,14 @@ func (e *Env) clip(i int, v float64) float64 {
 	return math.Min(math.Max(v, lo), hi)
 }
 
-func (e *Env) info(sum sim.Summary, o *[numObjectives]float64) Info {
-	in := Info{Seed: e.seed, Step: e.step, SimTimeS: float64(e.s.Now()) / 1000, JobsCompleted: sum.JobsCompleted,
-		JobsStuck: sum.JobsStuck, TasksKilled: sum.TasksKilled, Events: sum.Events}
-	in.setObjectives(o)
+func (e *Env) info(sum sim.Summary, d *[numObjectives]float64) Info {
+	in := Info{Seed: e.seed, Step: e.step, SimTimeS: float64(e.s.Now()) / 1000, HorizonS: float64(e.horizonMs) / 1000,
+		JobsCompleted: sum.JobsCompleted, JobsStuck: sum.JobsStuck, TasksKilled: sum.TasksKilled, Events: sum.Events, Return: e.ret}
+	if d != nil {
+		in.setStep(d)
+	}
+	if e.done {
+		in.setEpisode(&e.led.total)
+	}
 	return in
 }

@@ -115,7 +115,7 @@ func TestQuickEpisode(t *testing.T) {
 		t.Fatalf("last step: terminated %v truncated %v, want true false", last.term, last.trunc)
 	}
 	for _, s := range steps[:len(steps)-1] {
-		if s.term || s.trunc {
+		if s.term || s.trunc || s.info.Ended {
 			t.Fatal("an episode flag was set before the last step")
 		}
 	}
@@ -131,73 +131,190 @@ func TestQuickEpisode(t *testing.T) {
 	if last.info.Events != sum.Events || last.info.Step != len(steps) {
 		t.Errorf("info %+v does not match the summary %+v", last.info, sum)
 	}
-	// Throughput adds up to the jobs, and is the reward with weight 1;
-	// jobs_completed in the observation is the same count.
+	// Throughput adds up to the share of jobs done (all 4), and is the
+	// reward with weight 1; jobs_completed_frac in the observation is the
+	// same share, time_frac the time over the horizon.
 	names := e.FeatureNames()
-	var thr, compSum float64
+	var thr float64
 	for i, s := range steps {
 		thr += s.info.Throughput
-		compSum += s.info.Completion * s.info.Throughput
 		if s.reward != s.info.Throughput {
 			t.Errorf("step %d: reward %v, want throughput %v", i, s.reward, s.info.Throughput)
 		}
-		if float64(s.obs[index(t, names, "jobs_completed")]) != s.info.Throughput {
-			t.Errorf("step %d: jobs_completed %v, throughput %v", i, s.obs[index(t, names, "jobs_completed")], s.info.Throughput)
+		if got := s.obs[index(t, names, "jobs_completed_frac")]; got != float32(s.info.Throughput) {
+			t.Errorf("step %d: jobs_completed_frac %v, throughput %v", i, got, s.info.Throughput)
 		}
-		if got, want := s.obs[index(t, names, "time_h")], float32(s.info.SimTimeS/3600); got != want {
-			t.Errorf("step %d: time_h %v, want %v", i, got, want)
+		if got, want := s.obs[index(t, names, "time_frac")], float32(s.info.SimTimeS/s.info.HorizonS); got != want {
+			t.Errorf("step %d: time_frac %v, want %v", i, got, want)
 		}
 		if s.info.Slowdown > 0 || s.info.Completion > 0 || s.info.Kills != 0 || s.info.Utilization < 0 || s.info.Utilization > 1 {
 			t.Errorf("step %d: objectives out of range: %+v", i, s.info)
 		}
 	}
-	if thr != 4 {
-		t.Errorf("throughput sums to %v, want 4", thr)
+	if thr != 1 || last.info.EpisodeThroughput != 1 || last.info.Return != thr {
+		t.Errorf("throughput sums to %v (episode %v, return %v), want 1", thr, last.info.EpisodeThroughput, last.info.Return)
 	}
-	// Mean completion over the steps' finishers is the run's mean.
-	if want := -sum.MeanCompletionMs * 4 / 3.6e6; math.Abs(compSum-want) > 1e-9 {
-		t.Errorf("completion objectives add up to %v, want %v", compSum, want)
+	if got := first[index(t, names, "jobs_arrived_frac")]; got != 0 {
+		t.Errorf("reset observation: %v jobs arrived", got)
 	}
-	for _, v := range first[1:] {
-		if v != 0 {
-			t.Fatalf("reset observation has non-zero cluster features: %v", first)
+	for i, v := range first {
+		if v != 0 && !strings.HasPrefix(names[i], "policy.") && !strings.HasPrefix(names[i], "param.") {
+			t.Fatalf("reset observation: %s = %v, want 0 at time 0", names[i], v)
 		}
 	}
 }
 
-// TestSlowdown checks the slowdown objective against the definition on a
-// hand-made job: one map stage of two tasks (30 s, 50 s) on an idle cluster
-// finishes in AM start-up + wait for heartbeats + 50 s.
-func TestSlowdown(t *testing.T) {
-	j := &sim.Job{Spec: &sim.JobSpec{Stages: []sim.StageSpec{{DurationsMs: []sim.Ms{30000, 50000}}, {DurationsMs: []sim.Ms{10000}}}}, AM: &sim.Task{}}
-	if got := isolatedMs(j, 2000); got != 62000 {
-		t.Errorf("isolated %v ms, want 62000", got)
+// TestIsolated checks the isolated-time estimate on hand-made jobs.
+func TestIsolated(t *testing.T) {
+	cap := sim.Res{VCores: 10, MemMB: 10240}
+	one := sim.Res{VCores: 1, MemMB: 1024}
+	cases := []struct {
+		name string
+		j    sim.JobSpec
+		want float64
+	}{
+		{"AM plus longest per stage", sim.JobSpec{AM: one, Stages: []sim.StageSpec{{Req: one, DurationsMs: []sim.Ms{30000, 50000}}, {Req: one, DurationsMs: []sim.Ms{10000}}}}, 62000},
+		{"no AM", sim.JobSpec{Stages: []sim.StageSpec{{Req: one, DurationsMs: []sim.Ms{30000, 50000}}, {Req: one, DurationsMs: []sim.Ms{10000}}}}, 60000},
+		{"one-second floor", sim.JobSpec{Stages: []sim.StageSpec{{Req: one, DurationsMs: []sim.Ms{0}}}}, 1000},
+		// 40 tasks of 10 s on 10 vCores: 4 waves.
+		{"waves", sim.JobSpec{Stages: []sim.StageSpec{{Req: one, DurationsMs: slices.Repeat([]sim.Ms{10000}, 40)}}}, 40000},
+		// Memory is the dominant share: 5 GB of 10 GB, two at once.
+		{"dominant share", sim.JobSpec{Stages: []sim.StageSpec{{Req: sim.Res{VCores: 1, MemMB: 5120}, DurationsMs: slices.Repeat([]sim.Ms{10000}, 4)}}}, 20000},
+		{"max running", sim.JobSpec{Stages: []sim.StageSpec{{Req: one, MaxRunning: 2, DurationsMs: slices.Repeat([]sim.Ms{10000}, 4)}}}, 20000},
 	}
-	j.AM = nil
-	if got := isolatedMs(j, 2000); got != 60000 {
-		t.Errorf("isolated without AM %v ms, want 60000", got)
-	}
-	j.Spec.Stages = []sim.StageSpec{{DurationsMs: []sim.Ms{0}}}
-	if got := isolatedMs(j, 2000); got != 1000 {
-		t.Errorf("isolated of an empty job %v ms, want the 1 s floor", got)
-	}
-
-	// On quick, the reported mean slowdown per step matches the jobs.
-	e := mustNew(t, Config{Scenario: "quick"})
-	_, steps := episode(t, e, 3, 100, noAction)
-	var got float64
-	for _, s := range steps {
-		got += s.info.Slowdown * s.info.Throughput
-		if s.reward != s.info.Slowdown {
-			t.Errorf("default reward %v, want the slowdown %v", s.reward, s.info.Slowdown)
+	for _, c := range cases {
+		if got := IsolatedMs(&c.j, 2000, cap); got != c.want {
+			t.Errorf("%s: isolated %v ms, want %v", c.name, got, c.want)
 		}
 	}
-	var want float64
-	for _, j := range e.Sim().Jobs {
-		want -= float64(j.FinishMs-j.Spec.SubmitMs) / isolatedMs(j, e.Sim().Model().AMStartupMs)
+}
+
+// fromJobs recomputes an ended episode's objectives from the run's job
+// records and summary, by their definitions (package doc, "Rewards"),
+// without the ledger: each job submitted before the horizon H counts
+// min(finish, H) - submit, an unfinished one H - submit.
+func fromJobs(e *Env) (v [numObjectives]float64) {
+	s := e.Sim()
+	h := e.HorizonMs()
+	var n, slow, comp, done float64
+	for _, r := range s.JobResults() {
+		if r.SubmitMs >= h {
+			continue
+		}
+		n++
+		end := h
+		if r.State == sim.JobDone {
+			end = r.FinishMs
+			done++
+		}
+		c := float64(end - r.SubmitMs)
+		comp += c / 1000
+		slow += c / IsolatedMs(s.Jobs[r.ID].Spec, s.Model().AMStartupMs, s.Capacity())
 	}
-	if math.Abs(got-want) > 1e-9 {
-		t.Errorf("slowdowns add up to %v, want %v", got, want)
+	n = max(n, 1)
+	sum := s.Summary()
+	v[objSlowdown] = slow / n
+	v[objCompletion] = comp / n
+	v[objUtilization] = sum.VCoresUsedMean * float64(sum.EndMs) / (float64(s.Capacity().VCores) * float64(h))
+	v[objKills] = float64(sum.TasksKilled) / n
+	v[objWasted] = float64(sum.WastedMs) / 1000 / n
+	v[objThroughput] = done / n
+	return v
+}
+
+func relDiff(a, b float64) float64 {
+	if a == b {
+		return 0
+	}
+	return math.Abs(a-b) / math.Max(math.Abs(a), math.Abs(b))
+}
+
+// TestReturnIsObjective: the rewards of an episode add up to its weighted
+// objectives recomputed from the job records, whether it ends by finishing,
+// by a stall, by max_steps, by the horizon or by the scenario's run.max_s,
+// and the episode values in the last Info are those objectives.
+func TestReturnIsObjective(t *testing.T) {
+	all := map[string]float64{"slowdown": 1, "completion": 0.01, "utilization": 2, "kills": 0.5, "wasted": 0.1, "throughput": 3}
+	cases := []struct {
+		name     string
+		cfg      Config
+		act      func(k int) []float64
+		stuck    bool
+		endState string // "term" or "trunc"
+	}{
+		{"quick", Config{Scenario: "quick"}, noAction, false, "term"},
+		{"quick random actions", Config{Scenario: "quick", Controlled: []string{"max_am_share", "locality_delay"}, ControlIntervalS: 13},
+			func(k int) []float64 {
+				r := sim.NewRand(uint64(k))
+				return []float64{2*r.Float64() - 1, 40 * r.Float64()}
+			}, false, "term"},
+		{"quick, all objectives", Config{Scenario: "quick", Reward: all, ControlIntervalS: 7}, noAction, false, "term"},
+		{"max_steps before the end", Config{Scenario: "quick", MaxSteps: 2, Reward: map[string]float64{"completion": 1}}, noAction, false, "trunc"},
+		{"horizon before the end", Config{Scenario: "quick", HorizonS: 100.5, Reward: all}, noAction, false, "trunc"},
+		{"max_steps before a longer horizon", Config{Scenario: "quick", MaxSteps: 1, HorizonS: 1000}, noAction, false, "trunc"},
+		{"run.max_s before the horizon", Config{Scenario: "quick", Sets: []string{"run.max_s=90"}, HorizonS: 500, Reward: all}, noAction, false, "trunc"},
+		{"AM deadlock", Config{Scenario: "terasort-burst", Sets: []string{"max_am_share=0"}, ControlIntervalS: 120, Reward: all}, noAction, true, "term"},
+		{"opera kills", Config{Scenario: "opera-spark", Policy: "opera", ControlIntervalS: 300, Reward: all}, noAction, false, "term"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := mustNew(t, c.cfg)
+			_, steps := episode(t, e, 3, 100000, c.act)
+			last := steps[len(steps)-1]
+			if (c.endState == "term") != last.term || (c.endState == "trunc") != last.trunc {
+				t.Fatalf("ended with terminated %v truncated %v, want %s", last.term, last.trunc, c.endState)
+			}
+			if stuck := last.info.JobsStuck > 0; stuck != c.stuck {
+				t.Fatalf("%d jobs stuck, want stuck = %v", last.info.JobsStuck, c.stuck)
+			}
+			var ret float64
+			for _, s := range steps {
+				ret += s.reward
+			}
+			want := fromJobs(e)
+			var objective float64
+			for i, w := range e.weights {
+				objective += w * objectives[i].sign * want[i]
+			}
+			if d := relDiff(ret, objective); d > 1e-9 || ret == 0 {
+				t.Errorf("rewards add up to %v, the objective is %v (relative difference %.2g)", ret, objective, d)
+			}
+			if relDiff(last.info.Return, ret) > 1e-12 {
+				t.Errorf("Info.Return %v, the rewards add up to %v", last.info.Return, ret)
+			}
+			for i, o := range objectives {
+				got, _ := last.info.Episode(o.name)
+				if relDiff(got, want[i]) > 1e-9 {
+					t.Errorf("episode %s: %v, from the job records %v", o.name, got, want[i])
+				}
+			}
+			if !last.info.Ended || last.info.HorizonS != float64(e.HorizonMs())/1000 {
+				t.Errorf("last info: ended %v, horizon %v s", last.info.Ended, last.info.HorizonS)
+			}
+		})
+	}
+}
+
+// TestStallIsWorst: a deadlocked cluster (no AM may start) returns less
+// than the default on every objective a stall can be charged on, however
+// the horizon falls.
+func TestStallIsWorst(t *testing.T) {
+	for _, obj := range []string{"slowdown", "completion", "utilization", "throughput"} {
+		for _, h := range []float64{0, 400, 5000} {
+			cfg := Config{Scenario: "terasort-burst", Reward: map[string]float64{obj: 1}, HorizonS: h}
+			_, good := episode(t, mustNew(t, cfg), 1, 100000, noAction)
+			cfg.Sets = []string{"max_am_share=0"}
+			_, bad := episode(t, mustNew(t, cfg), 1, 100000, noAction)
+			g, b := good[len(good)-1].info, bad[len(bad)-1].info
+			// A horizon before the stall is detected (terasort-burst:
+			// stall_s 600) truncates the deadlock instead.
+			if b.JobsCompleted != 0 || (b.JobsStuck == 0) != (h == 400) || g.JobsStuck != 0 || g.JobsCompleted == 0 {
+				t.Fatalf("%s, horizon %v: %d done and %d stuck with the deadlock, %d and %d without", obj, h, b.JobsCompleted, b.JobsStuck, g.JobsCompleted, g.JobsStuck)
+			}
+			if !(b.Return < g.Return) {
+				t.Errorf("%s, horizon %v: the deadlock returns %v, the default %v", obj, h, b.Return, g.Return)
+			}
+		}
 	}
 }
 
@@ -223,8 +340,9 @@ func TestObservations(t *testing.T) {
 	}{
 		{"quick", Config{Scenario: "quick", ControlIntervalS: 15}, nil, false},
 		{"autoadmin tuner", Config{Scenario: "autoadmin-66", Policy: "fair", Controlled: []string{"max_am_share", "locality_delay"}}, []float64{0.2, 3}, false},
+		{"autoadmin state", Config{Scenario: "autoadmin-66", Policy: "autoadmin", Controlled: []string{"rrp_floor"}, Bounds: map[string][2]float64{"rrp_floor": {0.2, 0.6}}}, []float64{0.5}, false},
 		{"dress-fig1 capacity", Config{Scenario: "dress-fig1", Policy: "capacity", ControlIntervalS: 5}, nil, false},
-		{"opera kills", Config{Scenario: "opera-spark", Policy: "opera", ControlIntervalS: 600, Reward: map[string]float64{"kills": 1, "wasted": 1}}, nil, true},
+		{"opera kills", Config{Scenario: "opera-spark", Policy: "opera", ControlIntervalS: 600, Reward: map[string]float64{"slowdown": 1, "kills": 1, "wasted": 1}}, nil, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -245,7 +363,8 @@ func TestObservations(t *testing.T) {
 				}
 			}
 			for i := range sp.Low {
-				if !(sp.Low[i] <= sp.High[i]) || math.IsInf(float64(sp.Low[i]), 0) || math.IsInf(float64(sp.High[i]), 0) {
+				// Bounded and scale-free: nothing beyond a few units.
+				if !(sp.Low[i] <= sp.High[i]) || sp.Low[i] < -logCap || sp.High[i] > logCap {
 					t.Fatalf("feature %s: bounds [%v, %v]", names[i], sp.Low[i], sp.High[i])
 				}
 			}
@@ -257,7 +376,7 @@ func TestObservations(t *testing.T) {
 				t.Fatalf("reset observation %v outside the space", obs)
 			}
 			capV := float64(e.Sim().Capacity().VCores)
-			var killed, wastedH, maxSwap float64
+			var killed, wasted, maxSwap, maxPending float64
 			for k := 0; ; k++ {
 				obs, _, term, trunc, info, err := e.Step(c.act)
 				if err != nil {
@@ -267,6 +386,7 @@ func TestObservations(t *testing.T) {
 					t.Fatalf("step %d: observation %v outside the space", k, obs)
 				}
 				s := e.Sim()
+				n := e.led.n
 				g, o, used, _ := s.Totals()
 				check := func(name string, want float64) {
 					t.Helper()
@@ -275,42 +395,53 @@ func TestObservations(t *testing.T) {
 					}
 				}
 				check("vcores_guaranteed", float64(g.VCores)/capV)
-				check("vcores_opportunistic", float64(o.VCores)/capV)
+				check("vcores_opportunistic", min(float64(o.VCores)/capV, shareCap))
 				check("cpu_used", math.Max(0, used/capV))
-				check("jobs_running", float64(len(s.Active())))
-				check("jobs_waiting", float64(len(s.Waiting())))
+				check("jobs_running_frac", float64(len(s.Active()))/n)
+				check("jobs_waiting_frac", float64(len(s.Waiting()))/n)
+				check("jobs_done_frac", float64(info.JobsCompleted)/n)
+				check("time_frac", float64(s.Now())/float64(e.HorizonMs()))
 				var pending float64
 				for _, j := range s.Active() {
 					r, _ := s.PendingDemand(j)
 					pending += float64(r.VCores)
 				}
 				var catSum float64
-				for _, n := range []string{"pending_am", "pending_map", "pending_reduce", "pending_executor", "pending_other"} {
-					catSum += float64(obs[index(t, names, n)])
+				for _, nm := range []string{"pending_am_log", "pending_map_log", "pending_reduce_log", "pending_executor_log", "pending_other_log"} {
+					catSum += math.Expm1(float64(obs[index(t, names, nm)]))
 				}
 				if math.Abs(catSum-pending/capV) > 1e-5*(1+pending/capV) {
 					t.Errorf("step %d: pending categories sum to %v, PendingDemand gives %v", k, catSum, pending/capV)
 				}
-				if float64(obs[index(t, names, "tasks_killed")]) != -info.Kills {
-					t.Errorf("step %d: tasks_killed %v, kills objective %v", k, obs[index(t, names, "tasks_killed")], info.Kills)
+				maxPending = math.Max(maxPending, catSum)
+				killedNow := -info.Kills * n
+				if got, want := obs[index(t, names, "kills_log")], float32(math.Log1p(killedNow/float64(len(s.Nodes)))); math.Abs(float64(got-want)) > 1e-5 {
+					t.Errorf("step %d: kills_log %v, want %v", k, got, want)
 				}
-				killed -= info.Kills
-				wastedH -= info.Wasted
+				killed += killedNow
+				wasted -= info.Wasted * n
 				maxSwap = math.Max(maxSwap, float64(obs[index(t, names, "swap_frac")]))
 				for i, p := range c.cfg.Controlled {
 					prm := s.Policy().Params.Get(p)
-					check("param."+p, (*prm.Value-prm.Min)/(prm.Max-prm.Min))
+					lo, hi := prm.Min, prm.Max
+					if b, ok := c.cfg.Bounds[p]; ok {
+						lo, hi = b[0], b[1]
+					}
+					check("param."+p, (*prm.Value-lo)/(hi-lo))
 					if want := e.clip(i, c.act[i]); *prm.Value != want {
 						t.Errorf("param %s = %v, want %v", p, *prm.Value, want)
 					}
 				}
 				if term || trunc {
 					sum := s.Summary()
-					if killed != float64(sum.TasksKilled) || math.Abs(wastedH-float64(sum.WastedMs)/3.6e6) > 1e-9 {
-						t.Errorf("kills add up to %v (run: %d), wasted to %v h (run: %v h)", killed, sum.TasksKilled, wastedH, float64(sum.WastedMs)/3.6e6)
+					if math.Abs(killed-float64(sum.TasksKilled)) > 1e-6 || math.Abs(wasted-float64(sum.WastedMs)/1000) > 1e-6 {
+						t.Errorf("kills add up to %v (run: %d), wasted to %v s (run: %v s)", killed, sum.TasksKilled, wasted, float64(sum.WastedMs)/1000)
 					}
 					if c.kill && (killed == 0 || maxSwap == 0) {
 						t.Errorf("expected kills and swapping, got %v kills, max swap_frac %v", killed, maxSwap)
+					}
+					if maxPending == 0 {
+						t.Error("no step saw pending demand")
 					}
 					break
 				}
@@ -319,23 +450,60 @@ func TestObservations(t *testing.T) {
 	}
 }
 
-// TestUtilization checks that the per-step utilization, weighted by the
-// steps' lengths, integrates to the run's mean actual CPU use.
+// TestStateScaling checks the policy state features against their declared
+// ranges: AutoAdmin's R_R is a share of the cluster's vCores.
+func TestStateScaling(t *testing.T) {
+	e := mustNew(t, Config{Scenario: "autoadmin-66", Policy: "autoadmin", ControlIntervalS: 30})
+	names := e.FeatureNames()
+	if _, _, err := e.Reset(1); err != nil {
+		t.Fatal(err)
+	}
+	i := index(t, names, "policy.rrp_reserved_vcores")
+	seen := false
+	for !e.Done() {
+		obs, _, _, _, _, err := e.Step(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rr float64
+		for _, v := range e.Sim().Policy().State {
+			if v.Name == "rrp_reserved_vcores" {
+				rr = v.Get()
+			}
+		}
+		if want := float32(rr / float64(e.Sim().Capacity().VCores)); obs[i] != want {
+			t.Fatalf("rrp_reserved_vcores %v observed as %v, want %v", rr, obs[i], want)
+		}
+		seen = seen || rr > 0
+	}
+	if !seen {
+		t.Fatal("R_R was never positive")
+	}
+	sc := newStateScale(sim.StateVar{Min: 0, Max: 100, Log: true, Per: sim.PerNode}, 1, 1, 4)
+	if got := sc.scale(400); math.Abs(got-1) > 1e-12 {
+		t.Errorf("log scale at Max: %v, want 1", got)
+	}
+	if got := sc.scale(0); got != 0 {
+		t.Errorf("log scale at 0: %v", got)
+	}
+}
+
+// TestUtilization checks that the per-step utilization terms add up to the
+// run's mean actual CPU use over the horizon.
 func TestUtilization(t *testing.T) {
 	e := mustNew(t, Config{Scenario: "quick", ControlIntervalS: 7, Reward: map[string]float64{"utilization": 2}})
 	_, steps := episode(t, e, 11, 1000, noAction)
-	prev, total := 0.0, 0.0
+	total := 0.0
 	for _, s := range steps {
-		total += s.info.Utilization * (s.info.SimTimeS - prev)
+		total += s.info.Utilization
 		if math.Abs(s.reward-2*s.info.Utilization) > 1e-15 {
 			t.Errorf("reward %v, want 2 x utilization %v", s.reward, s.info.Utilization)
 		}
-		prev = s.info.SimTimeS
 	}
 	sum := e.Sim().Summary()
-	want := sum.VCoresUsedMean / float64(e.Sim().Capacity().VCores) * float64(sum.EndMs) / 1000
-	if math.Abs(total-want) > 1e-9*want || want == 0 {
-		t.Errorf("utilization integrates to %v core-s per vCore, want %v", total, want)
+	want := sum.VCoresUsedMean * float64(sum.EndMs) / (float64(e.Sim().Capacity().VCores) * float64(e.HorizonMs()))
+	if math.Abs(total-want) > 1e-12 || want == 0 {
+		t.Errorf("utilization adds up to %v, want %v", total, want)
 	}
 }
 
@@ -419,6 +587,13 @@ func TestConfigErrors(t *testing.T) {
 		{"duplicate controlled", Config{Scenario: "quick", Controlled: []string{"max_am_share", "max_am_share"}}, []string{"max_am_share", "twice"}},
 		{"unknown objective", Config{Scenario: "quick", Reward: map[string]float64{"speed": 1}}, []string{"speed", "slowdown", "utilization"}},
 		{"NaN weight", Config{Scenario: "quick", Reward: map[string]float64{"kills": math.NaN()}}, []string{"kills"}},
+		{"negative weight", Config{Scenario: "quick", Reward: map[string]float64{"slowdown": -1}}, []string{"slowdown", ">= 0"}},
+		{"only stall-blind objectives", Config{Scenario: "quick", Reward: map[string]float64{"kills": 1, "wasted": 2}}, []string{"kills", "stall", "slowdown"}},
+		{"zero-weight stall-safe objective", Config{Scenario: "quick", Reward: map[string]float64{"kills": 1, "slowdown": 0}}, []string{"stall"}},
+		{"negative horizon", Config{Scenario: "quick", HorizonS: -5}, []string{"horizon_s"}},
+		{"bounds of an uncontrolled parameter", Config{Scenario: "quick", Controlled: []string{"max_am_share"}, Bounds: map[string][2]float64{"locality_delay": {0, 1}}}, []string{"bounds", "locality_delay", "not a controlled"}},
+		{"bounds outside the range", Config{Scenario: "quick", Controlled: []string{"max_am_share"}, Bounds: map[string][2]float64{"max_am_share": {0, 2}}}, []string{"bounds", "max_am_share", "[-1, 1]"}},
+		{"inverted bounds", Config{Scenario: "quick", Controlled: []string{"max_am_share"}, Bounds: map[string][2]float64{"max_am_share": {0.5, 0.2}}}, []string{"bounds", "max_am_share"}},
 		{"negative interval", Config{Scenario: "quick", ControlIntervalS: -1}, []string{"control_interval_s"}},
 		{"NaN interval", Config{Scenario: "quick", ControlIntervalS: math.NaN()}, []string{"control_interval_s"}},
 		{"tiny interval", Config{Scenario: "quick", ControlIntervalS: 1e-6}, []string{"control_interval_s"}},
@@ -502,6 +677,14 @@ func TestTruncation(t *testing.T) {
 			t.Fatalf("%d steps, term %v trunc %v at %v s; want truncated at 100 s in step 2", len(steps), last.term, last.trunc, last.info.SimTimeS)
 		}
 	})
+	t.Run("horizon", func(t *testing.T) {
+		e := mustNew(t, Config{Scenario: "quick", HorizonS: 90})
+		_, steps := episode(t, e, 1, 10, noAction)
+		last := steps[len(steps)-1]
+		if len(steps) != 2 || !last.trunc || last.term || last.info.SimTimeS != 90 || steps[0].info.SimTimeS != 60 {
+			t.Fatalf("%d steps, term %v trunc %v at %v s; want truncated at the 90 s horizon in step 2", len(steps), last.term, last.trunc, last.info.SimTimeS)
+		}
+	})
 	t.Run("ends on the last step", func(t *testing.T) {
 		// quick ends in step 4: MaxSteps 4 reports termination, not both.
 		e := mustNew(t, Config{Scenario: "quick", MaxSteps: 4})
@@ -523,10 +706,20 @@ func TestConfigDefaults(t *testing.T) {
 	}
 	var in Info
 	in.Wasted = -2
+	in.EpisodeWastedS = 3
 	if v, ok := in.Objective("wasted"); !ok || v != -2 {
 		t.Errorf("Objective(wasted) = %v, %v", v, ok)
 	}
+	if v, ok := in.Episode("wasted"); !ok || v != 3 {
+		t.Errorf("Episode(wasted) = %v, %v", v, ok)
+	}
 	if _, ok := in.Objective("nope"); ok {
 		t.Error("Objective(nope) found")
+	}
+	for _, o := range Objectives() {
+		safe, ok := StallSafe(o)
+		if !ok || safe != (o != "kills" && o != "wasted") {
+			t.Errorf("StallSafe(%s) = %v, %v", o, safe, ok)
+		}
 	}
 }

@@ -18,9 +18,22 @@ func (e *Env) observe(obs []float32) {
 		}
 		obs[i] = float32(math.Min(math.Max(x, e.lo[i]), e.hi[i]))
 	}
+	now := float64(s.Now())
+	h := float64(e.horizonMs)
+	n := e.led.n
 	reservedV := float64(g.VCores + opp.VCores)
 	reservedM := float64(g.MemMB + opp.MemMB)
-	v(fTimeH, float64(s.Now())/3.6e6)
+
+	v(fTimeFrac, now/h)
+	lastArrival := 0.0
+	if k := e.led.next; k > 0 {
+		lastArrival = float64(s.Jobs[k-1].Spec.SubmitMs)
+	}
+	v(fSinceArrival, (now-lastArrival)/h)
+	v(fArrived, float64(e.led.next)/n)
+	v(fDone, float64(e.completed)/n)
+	v(fWaiting, float64(len(s.Waiting()))/n)
+	v(fRunning, float64(len(s.Active()))/n)
 	v(fVCoresG, float64(g.VCores)/e.capV)
 	v(fVCoresO, float64(opp.VCores)/e.capV)
 	v(fCPUUsed, cpuUsed/e.capV)
@@ -30,10 +43,10 @@ func (e *Env) observe(obs []float32) {
 	v(fMemGap, (reservedM-memUsed)/e.capMem)
 
 	var pending [5]int64 // am, map, reduce, executor, other
-	ams := 0
+	var amV int64
 	for _, j := range s.Active() {
 		if j.AM != nil && j.AM.State == sim.TaskRunning {
-			ams++
+			amV += j.AM.Alloc.VCores
 		}
 		if _, k := s.PendingDemand(j); k == 0 {
 			continue
@@ -60,20 +73,18 @@ func (e *Env) observe(obs []float32) {
 			pending[c] += st.Spec.Req.VCores * int64(st.Pending)
 		}
 	}
+	v(fAMVCores, float64(amV)/e.capV)
 	for c, p := range pending {
-		v(fPendingAM+c, float64(p)/e.capV)
+		v(fPendingAM+c, math.Log1p(float64(p)/e.capV))
 	}
-	v(fJobsWaiting, float64(len(s.Waiting())))
-	v(fJobsRunning, float64(len(s.Active())))
-	v(fAMsRunning, float64(ams))
-	v(fTasksKilled, float64(e.lastKilled))
-	v(fWastedS, float64(e.lastWastedMs)/1000)
-	v(fJobsCompleted, float64(e.lastCompleted))
+	v(fKillRate, math.Log1p(float64(e.lastKilled)/float64(e.nNodes)))
+	v(fWasteRate, math.Log1p(float64(e.lastWastedMs)/(e.capV*float64(e.intervalMs))))
+	v(fCompletedRate, float64(e.lastCompleted)/n)
 	v(fSwapFrac, e.lastSwap)
 
 	i := numBase
-	for _, sv := range s.Policy().State {
-		v(i, sv.Get())
+	for k, sv := range s.Policy().State {
+		v(i, e.stateScale[k].scale(sv.Get()))
 		i++
 	}
 	for k, p := range e.ctrl {
@@ -84,4 +95,37 @@ func (e *Env) observe(obs []float32) {
 		v(i, x)
 		i++
 	}
+}
+
+// stateScale maps a policy state variable onto [0, 1] by its declared
+// range (sim.StateVar): x / per, then linearly or log1p-scaled.
+type stateScale struct {
+	per, min, span float64
+	log, perJob    bool
+}
+
+func newStateScale(sv sim.StateVar, capV, capMem float64, nodes int) stateScale {
+	per := 1.0
+	switch sv.Per {
+	case sim.PerVCore:
+		per = capV
+	case sim.PerMemMB:
+		per = capMem
+	case sim.PerNode:
+		per = float64(nodes)
+	}
+	// PerJob's count is the episode's (Env.ResetInto sets per).
+	sc := stateScale{per: per, min: sv.Min, span: sv.Max - sv.Min, log: sv.Log, perJob: sv.Per == sim.PerJob}
+	if sc.log {
+		sc.span = math.Log1p(sc.span)
+	}
+	return sc
+}
+
+func (sc stateScale) scale(x float64) float64 {
+	x /= sc.per
+	if sc.log {
+		return math.Log1p(max(x-sc.min, 0)) / sc.span
+	}
+	return (x - sc.min) / sc.span
 }

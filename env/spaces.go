@@ -1,6 +1,9 @@
 package env
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Box is a continuous space: every element i lies in [Low[i], High[i]].
 // Shape is the array's shape ([n] for a vector); every bound is finite.
@@ -26,16 +29,14 @@ func (b Box) clone() Box {
 	return Box{Low: append([]float32(nil), b.Low...), High: append([]float32(nil), b.High...), Shape: append([]int(nil), b.Shape...)}
 }
 
-// Bounds used where a feature has no natural limit. They are finite because
-// some space checkers reject infinite bounds.
-const (
-	bigCount = 1e9 // counts, seconds, hours
-	bigRatio = 1e6 // shares of capacity that may exceed 1
-)
-
 // Indices of the fixed cluster features (see the package doc).
 const (
-	fTimeH = iota
+	fTimeFrac = iota
+	fSinceArrival
+	fArrived
+	fDone
+	fWaiting
+	fRunning
 	fVCoresG
 	fVCoresO
 	fCPUUsed
@@ -43,17 +44,15 @@ const (
 	fMemUsed
 	fCPUGap
 	fMemGap
+	fAMVCores
 	fPendingAM
 	fPendingMap
 	fPendingReduce
 	fPendingExecutor
 	fPendingOther
-	fJobsWaiting
-	fJobsRunning
-	fAMsRunning
-	fTasksKilled
-	fWastedS
-	fJobsCompleted
+	fKillRate
+	fWasteRate
+	fCompletedRate
 	fSwapFrac
 	numBase
 )
@@ -63,28 +62,39 @@ type feature struct {
 	low, high float64
 }
 
+// Caps of the features that have no natural bound: a share of capacity
+// that may pass 1 is clipped at shareCap, a log1p-scaled quantity at
+// logCap (log1p(x) = 8 at x ~ 2980).
+const (
+	shareCap = 2.0
+	logCap   = 8.0
+)
+
 // baseFeatures is the fixed part of the observation. cpu_used's upper bound
 // is raised per cluster when nodes have more physical cores than vCores.
 var baseFeatures = [numBase]feature{
-	fTimeH:           {"time_h", 0, bigCount},
+	fTimeFrac:        {"time_frac", 0, 1},
+	fSinceArrival:    {"since_arrival_frac", 0, 1},
+	fArrived:         {"jobs_arrived_frac", 0, 1},
+	fDone:            {"jobs_done_frac", 0, 1},
+	fWaiting:         {"jobs_waiting_frac", 0, 1},
+	fRunning:         {"jobs_running_frac", 0, 1},
 	fVCoresG:         {"vcores_guaranteed", 0, 1},
-	fVCoresO:         {"vcores_opportunistic", 0, bigRatio},
+	fVCoresO:         {"vcores_opportunistic", 0, shareCap},
 	fCPUUsed:         {"cpu_used", 0, 1},
-	fMemReserved:     {"mem_reserved", 0, bigRatio},
-	fMemUsed:         {"mem_used", 0, bigRatio},
-	fCPUGap:          {"cpu_gap", -bigRatio, bigRatio},
-	fMemGap:          {"mem_gap", -bigRatio, bigRatio},
-	fPendingAM:       {"pending_am", 0, bigCount},
-	fPendingMap:      {"pending_map", 0, bigCount},
-	fPendingReduce:   {"pending_reduce", 0, bigCount},
-	fPendingExecutor: {"pending_executor", 0, bigCount},
-	fPendingOther:    {"pending_other", 0, bigCount},
-	fJobsWaiting:     {"jobs_waiting", 0, bigCount},
-	fJobsRunning:     {"jobs_running", 0, bigCount},
-	fAMsRunning:      {"ams_running", 0, bigCount},
-	fTasksKilled:     {"tasks_killed", 0, bigCount},
-	fWastedS:         {"wasted_s", 0, bigCount},
-	fJobsCompleted:   {"jobs_completed", 0, bigCount},
+	fMemReserved:     {"mem_reserved", 0, shareCap},
+	fMemUsed:         {"mem_used", 0, shareCap},
+	fCPUGap:          {"cpu_gap", -shareCap, shareCap},
+	fMemGap:          {"mem_gap", -shareCap, shareCap},
+	fAMVCores:        {"am_vcores", 0, 1},
+	fPendingAM:       {"pending_am_log", 0, logCap},
+	fPendingMap:      {"pending_map_log", 0, logCap},
+	fPendingReduce:   {"pending_reduce_log", 0, logCap},
+	fPendingExecutor: {"pending_executor_log", 0, logCap},
+	fPendingOther:    {"pending_other_log", 0, logCap},
+	fKillRate:        {"kills_log", 0, logCap},
+	fWasteRate:       {"wasted_log", 0, logCap},
+	fCompletedRate:   {"jobs_completed_frac", 0, 1},
 	fSwapFrac:        {"swap_frac", 0, 1},
 }
 
@@ -106,3 +116,13 @@ func (e *Env) ObsDim() int { return len(e.names) }
 
 // ActDim is the action's length.
 func (e *Env) ActDim() int { return len(e.ctrl) }
+
+// ActionBounds returns each controlled parameter's action range, [low[i],
+// high[i]] (the policy's range or Config.Bounds), and whether it takes
+// integers, in Config.Controlled order (copies).
+func (e *Env) ActionBounds() (low, high []float64, integer []bool) {
+	return slices.Clone(e.ctrlMin), slices.Clone(e.ctrlMax), slices.Clone(e.ctrlInt)
+}
+
+// ActionNames returns the controlled parameters in action order (a copy).
+func (e *Env) ActionNames() []string { return slices.Clone(e.ctrlNames) }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -60,18 +61,77 @@ func snip(id string, c snippeter) chart {
 // common are the options every chart shares: a fixed ID, no animation (a
 // report is read, not watched; and screenshots see the final frame).
 // The grids (plot areas) default to one with room for the title and legend.
+//
+// Titles and subtitles longer than a line of the chart are wrapped (echarts
+// does not wrap them: a long title ran off the chart's edge), and the plot
+// areas and the chart move down by the lines added (titleExtra).
 func common(id, title, subtitle string, trigger string, grids ...opts.Grid) []charts.GlobalOpts {
 	if len(grids) == 0 {
 		grids = []opts.Grid{{Left: "70", Right: "70", Top: "70", Bottom: "80"}}
 	}
+	extra := titleExtra(title, subtitle)
+	for i := range grids {
+		if top, err := strconv.Atoi(grids[i].Top); err == nil {
+			grids[i].Top = strconv.Itoa(top + extra)
+		}
+	}
 	return []charts.GlobalOpts{
-		charts.WithInitializationOpts(opts.Initialization{ChartID: id, Width: "960px", Height: "420px"}),
-		charts.WithTitleOpts(opts.Title{Title: title, Subtitle: subtitle}),
+		charts.WithInitializationOpts(opts.Initialization{ChartID: id, Width: "960px", Height: fmt.Sprintf("%dpx", 420+extra)}),
+		charts.WithTitleOpts(titleOpts(title, subtitle)),
 		charts.WithAnimation(false),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Bottom: "0"}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: trigger}),
 		charts.WithGridOpts(grids...),
 	}
+}
+
+// TitleChars and SubtitleChars are the characters of a chart's title (18px
+// bold) and subtitle (12px) that fit on one line of a 960px chart, with room
+// to spare; longer ones are wrapped at spaces.
+const (
+	TitleChars    = 80
+	SubtitleChars = 140
+)
+
+// titleExtra is the height in pixels the wrapped title and subtitle take
+// beyond one line each.
+func titleExtra(title, subtitle string) int {
+	return 24*(len(wrap(title, TitleChars))-1) + 16*(len(wrap(subtitle, SubtitleChars))-1)
+}
+
+// titleOpts sets the wrapped title and subtitle, with the line heights
+// titleExtra allows for (echarts draws the lines of a multi-line title
+// over each other without one).
+func titleOpts(title, subtitle string) opts.Title {
+	t := opts.Title{Title: title, Subtitle: subtitle}
+	if lines := wrap(title, TitleChars); len(lines) > 1 {
+		t.Title = strings.Join(lines, "\n")
+		t.TitleStyle = &opts.TextStyle{FontSize: 18, LineHeight: 24}
+	}
+	if lines := wrap(subtitle, SubtitleChars); len(lines) > 1 {
+		t.Subtitle = strings.Join(lines, "\n")
+		t.SubtitleStyle = &opts.TextStyle{FontSize: 12, LineHeight: 16}
+	}
+	return t
+}
+
+// wrap breaks s at spaces into lines of at most n characters (a longer
+// word stays whole on its own line).
+func wrap(s string, n int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= n:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	return append(lines, line)
 }
 
 // num is a data value: rounded to 3 decimals, "-" (echarts' missing value)
@@ -219,10 +279,21 @@ func firstSeed(res *suite.Results) string {
 	return fmt.Sprintf("seed %d", res.Seeds[0])
 }
 
-// killedChart: killed task attempts and the work they lost, means over seeds.
-func killedChart(id ids, res *suite.Results, sc string) chart {
-	cid := id.next("killed", sc)
+// killedChart: killed task attempts and the work they lost, means over
+// seeds; none (false) when nothing was killed under any variant, where the
+// chart would be an empty axis.
+func killedChart(id ids, res *suite.Results, sc string) (chart, bool) {
 	vs := res.Variants(sc)
+	any := false
+	for _, v := range vs {
+		if a := res.Find(sc, v); a == nil || a.Metrics["tasks_killed"].Mean != 0 || a.Metrics["wasted_work_s"].Mean != 0 {
+			any = true
+		}
+	}
+	if !any {
+		return chart{}, false
+	}
+	cid := id.next("killed", sc)
 	bar := charts.NewBar()
 	bar.SetGlobalOptions(append(common(cid, "Killed tasks and wasted work: "+sc, "means over seeds; wasted work = run time of killed attempts", "axis"),
 		charts.WithYAxisOpts(opts.YAxis{Name: "killed tasks", MinInterval: 1}))...)
@@ -241,61 +312,97 @@ func killedChart(id ids, res *suite.Results, sc string) chart {
 	bar.AddSeries("killed tasks", killed, charts.WithItemStyleOpts(opts.ItemStyle{Color: "#ee6666"}))
 	bar.AddSeries("wasted work (s)", wasted, charts.WithBarChartOpts(opts.BarChart{YAxisIndex: 1}),
 		charts.WithItemStyleOpts(opts.ItemStyle{Color: "#fac858"}))
-	return snip(cid, bar)
+	return snip(cid, bar), true
 }
 
 // stateChart: a policy's StateVars over time (first seed), one small panel
 // per variable stacked on a shared time axis, since the variables' scales
-// differ by orders of magnitude (counters, shares, MB).
-func stateChart(id ids, res *suite.Results, sc, variant string) (chart, bool) {
+// differ by orders of magnitude (counters, shares, MB). A variable that
+// never moved gets no panel (a flat line says less than its value): flat
+// names them and their values, and without a variable that moved there is
+// no chart (ok false).
+func stateChart(id ids, res *suite.Results, sc, variant string) (c chart, ok bool, flat string) {
 	runs := res.RunsOf(sc, variant)
-	if len(runs) == 0 || len(runs[0].StateVars) == 0 {
-		return chart{}, false
+	if len(runs) == 0 || len(runs[0].StateVars) == 0 || len(runs[0].Timeline) == 0 {
+		return chart{}, false, ""
 	}
 	r := runs[0]
+	var moved []int
+	var still []string
+	for vi, name := range r.StateVars {
+		if v, constant := constantState(r.Timeline, vi); constant {
+			still = append(still, fmt.Sprintf("%s stayed %s", name, fnum(v)))
+		} else {
+			moved = append(moved, vi)
+		}
+	}
+	if len(still) > 0 {
+		flat = fmt.Sprintf("Policy state of %s on %s (%s): %s throughout, so not drawn.", variant, sc, firstSeed(res), strings.Join(still, ", "))
+	}
+	if len(moved) == 0 {
+		return chart{}, false, flat
+	}
 	cid := id.next("state", sc, variant)
 	const top, panel, gap = 60, 70, 30
-	n := len(r.StateVars)
-	tmax := 0.0
-	if len(r.Timeline) > 0 {
-		tmax = r.Timeline[len(r.Timeline)-1].TS
-	}
+	n := len(moved)
+	tmax := r.Timeline[len(r.Timeline)-1].TS
+	title, sub := "Policy state: "+variant+" on "+sc, firstSeed(res)+"; each of the policy's state variables (sim.StateVar) that moved, as sampled"
 	line := charts.NewLine()
 	var grids []opts.Grid
 	for i := 0; i < n; i++ {
 		grids = append(grids, opts.Grid{Left: "90", Right: "40", Top: fmt.Sprint(top + i*(panel+gap)), Height: fmt.Sprint(panel)})
 	}
-	line.SetGlobalOptions(append(common(cid, "Policy state: "+variant+" on "+sc,
-		firstSeed(res)+"; each of the policy's state variables (sim.StateVar) as sampled", "axis", grids...),
+	line.SetGlobalOptions(append(common(cid, title, sub, "axis", grids...),
 		// after common's: a taller chart, and no legend (each panel is named)
-		charts.WithInitializationOpts(opts.Initialization{ChartID: cid, Width: "960px", Height: fmt.Sprintf("%dpx", top+n*(panel+gap)+20)}),
+		charts.WithInitializationOpts(opts.Initialization{ChartID: cid, Width: "960px",
+			Height: fmt.Sprintf("%dpx", top+n*(panel+gap)+20+titleExtra(title, sub))}),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}))...)
-	for vi, name := range r.StateVars {
-		last := vi == n-1
-		x := opts.XAxis{Type: "value", GridIndex: vi, Min: 0, Max: num(tmax), AxisLabel: &opts.AxisLabel{Show: opts.Bool(last)}}
+	for k, vi := range moved {
+		name := r.StateVars[vi]
+		last := k == n-1
+		x := opts.XAxis{Type: "value", GridIndex: k, Min: 0, Max: num(tmax), AxisLabel: &opts.AxisLabel{Show: opts.Bool(last)}}
 		if last {
 			x.Name, x.NameLocation, x.NameGap = "time (s)", "middle", 25
 		}
-		y := opts.YAxis{Type: "value", GridIndex: vi, Name: name, NameLocation: "end", Scale: opts.Bool(true), SplitNumber: 2}
-		if vi == 0 {
+		y := opts.YAxis{Type: "value", GridIndex: k, Name: name, NameLocation: "end", Scale: opts.Bool(true), SplitNumber: 2}
+		if k == 0 {
 			line.XAxisList[0], line.YAxisList[0] = x, y
 		} else {
 			line.ExtendXAxis(x)
 			line.ExtendYAxis(y)
 		}
 		data := make([]opts.LineData, len(r.Timeline))
-		for k := range r.Timeline {
-			p := &r.Timeline[k]
+		for j := range r.Timeline {
+			p := &r.Timeline[j]
 			v := math.NaN()
 			if vi < len(p.State) {
 				v = p.State[vi]
 			}
-			data[k] = opts.LineData{Value: []any{num(p.TS), num(v)}}
+			data[j] = opts.LineData{Value: []any{num(p.TS), num(v)}}
 		}
 		line.AddSeries(name, data, lineStyle(vi, "solid"),
-			charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false), XAxisIndex: vi, YAxisIndex: vi}))
+			charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false), XAxisIndex: k, YAxisIndex: k}))
 	}
-	return snip(cid, line), true
+	return snip(cid, line), true, flat
+}
+
+// constantState reports whether state variable vi has one value in every
+// sample (missing values count as NaN), and the value.
+func constantState(tl []suite.Point, vi int) (float64, bool) {
+	at := func(p *suite.Point) float64 {
+		if vi < len(p.State) {
+			return p.State[vi]
+		}
+		return math.NaN()
+	}
+	first := at(&tl[0])
+	for i := range tl {
+		v := at(&tl[i])
+		if v != first && !(math.IsNaN(v) && math.IsNaN(first)) {
+			return 0, false
+		}
+	}
+	return first, true
 }
 
 // paperCharts: per unit, the paper's published value beside the simulated
@@ -333,10 +440,11 @@ func paperCharts(id ids, p suite.Paper) []chart {
 			unit = "value"
 		}
 		bar := charts.NewBar()
-		bar.SetGlobalOptions(append(common(cid, p.Title+" ("+unit+")",
-			"published value beside the simulated mean over seeds; whisker: simulated mean ± SD; no purple bar: the paper gives no number", "axis",
-			opts.Grid{Left: "10", Right: "40", Top: "70", Bottom: "60", ContainLabel: opts.Bool(true)}),
-			charts.WithInitializationOpts(opts.Initialization{ChartID: cid, Width: "960px", Height: fmt.Sprintf("%dpx", 150+32*len(rows))}),
+		title := p.Title + " (" + unit + ")"
+		sub := "published value beside the simulated mean over seeds; whisker: simulated mean ± SD; no purple bar: the paper gives no number"
+		bar.SetGlobalOptions(append(common(cid, title, sub, "axis",
+			opts.Grid{Left: "10", Right: "60", Top: "70", Bottom: "60", ContainLabel: opts.Bool(true)}),
+			charts.WithInitializationOpts(opts.Initialization{ChartID: cid, Width: "960px", Height: fmt.Sprintf("%dpx", 150+32*len(rows)+titleExtra(title, sub))}),
 			charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: unit}),
 			charts.WithYAxisOpts(opts.YAxis{Type: "category", Inverse: opts.Bool(true), AxisLabel: &opts.AxisLabel{Interval: "0"}}))...)
 		bar.SetXAxis(cats).XYReversal()

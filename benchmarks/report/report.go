@@ -8,7 +8,9 @@
 // over seeds), completion-time CDFs, reserved vs used vCores and memory over
 // time, normal vs opportunistic containers over time, killed tasks and
 // wasted work, and each policy's state variables over time; per paper, the
-// published figures beside the simulated ones.
+// published figures beside the simulated ones, rows outside the tolerance
+// marked (offPaper). Where a chart would show nothing (no kills, a state
+// variable that never moved) a note says so instead.
 package report
 
 import (
@@ -20,6 +22,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"yarngym/benchmarks/repro"
 	"yarngym/benchmarks/suite"
 )
 
@@ -46,8 +49,18 @@ type section struct {
 	Title  string
 	Doc    string
 	Head   []string
-	Rows   [][]string
+	Rows   []row
 	Charts []chart
+	// Notes stand in for charts with nothing to show (no kills, a policy
+	// state that never moved).
+	Notes []string
+}
+
+// row is a table row; Off marks a reproduced figure outside the tolerance
+// (offPaper).
+type row struct {
+	Cells []string
+	Off   bool
 }
 
 type page struct {
@@ -68,16 +81,17 @@ type page struct {
 // Build returns the report's HTML.
 func Build(res *suite.Results) ([]byte, error) {
 	id := ids{}
-	p := page{Title: "yarngym benchmark report: " + res.Suite, Suite: res.Suite, Doc: res.Doc, Seeds: seedList(res.Seeds),
+	p := page{Title: "yarngym benchmark report: " + res.Suite, Suite: res.Suite, Doc: strings.TrimSuffix(res.Doc, "."), Seeds: seedList(res.Seeds),
 		TimelineS: res.TimelineS, MaxPoints: res.MaxPoints, Version: EchartsVersion, Skipped: res.Skipped,
 		EchartsJS: template.JS(echartsJS)}
 	for _, pp := range res.Papers {
 		s := section{Anchor: id.next("paper", pp.Name), Title: pp.Title,
-			Doc:  "The paper's published figure beside the simulated mean over seeds (benchmarks/repro/" + pp.Name + ").",
-			Head: []string{"experiment", "metric", "unit", "paper", "simulated", "± SD", "note"}}
+			Doc:  "The paper's published figure beside the simulated mean over seeds (benchmarks/repro/" + pp.Name + "). " + toleranceRule,
+			Head: []string{"experiment", "metric", "unit", "paper", "simulated", "± SD", "vs paper", "note"}}
 		for _, r := range pp.Rows {
-			s.Rows = append(s.Rows, []string{r.Experiment, r.Metric, r.Unit, fnum(float64(r.Paper)), fnum(float64(r.Simulated)),
-				fnum(float64(r.SimulatedSD)), r.Note})
+			diff, off := offPaper(float64(r.Paper), float64(r.Simulated))
+			s.Rows = append(s.Rows, row{Cells: []string{r.Experiment, r.Metric, r.Unit, fnum(float64(r.Paper)), fnum(float64(r.Simulated)),
+				fnum(float64(r.SimulatedSD)), diff, r.Note}, Off: off})
 		}
 		s.Charts = paperCharts(id, pp)
 		p.Papers = append(p.Papers, s)
@@ -96,16 +110,25 @@ func Build(res *suite.Results) ([]byte, error) {
 			if v != a.Policy {
 				name = fmt.Sprintf("%s (%s)", v, a.Policy)
 			}
-			s.Rows = append(s.Rows, []string{name, fmt.Sprint(a.Seeds), fnum(m["jobs_completed"].Mean), fnum(m["jobs_stuck"].Mean),
+			s.Rows = append(s.Rows, row{Cells: []string{name, fmt.Sprint(a.Seeds), fnum(m["jobs_completed"].Mean), fnum(m["jobs_stuck"].Mean),
 				pm(m["mean_completion_s"]), pm(m["makespan_s"]), pm(m["mean_wait_s"]), fnum(m["tasks_killed"].Mean),
 				fnum(m["wasted_work_s"].Mean), fnum(m["opportunistic_started"].Mean), fnum(m["vcores_reserved_mean"].Mean),
-				fnum(m["vcores_used_mean"].Mean), fnum(m["mem_mb_reserved_mean"].Mean / 1024), fnum(m["mem_mb_used_mean"].Mean / 1024)})
+				fnum(m["vcores_used_mean"].Mean), fnum(m["mem_mb_reserved_mean"].Mean / 1024), fnum(m["mem_mb_used_mean"].Mean / 1024)}})
 		}
 		s.Charts = append(s.Charts, jctChart(id, res, sc), cdfChart(id, res, sc), vcoresChart(id, res, sc), memChart(id, res, sc),
-			containersChart(id, res, sc), killedChart(id, res, sc))
+			containersChart(id, res, sc))
+		if c, ok := killedChart(id, res, sc); ok {
+			s.Charts = append(s.Charts, c)
+		} else {
+			s.Notes = append(s.Notes, "No kills: no task attempt was killed and no work was wasted under any policy, in any seed (so no kills chart).")
+		}
 		for _, v := range res.Variants(sc) {
-			if c, ok := stateChart(id, res, sc, v); ok {
+			c, ok, flat := stateChart(id, res, sc, v)
+			if ok {
 				s.Charts = append(s.Charts, c)
+			}
+			if flat != "" {
+				s.Notes = append(s.Notes, flat)
 			}
 		}
 		p.Scenarios = append(p.Scenarios, s)
@@ -143,6 +166,17 @@ func fnum(x float64) string {
 
 func pm(s suite.Stat) string { return fnum(s.Mean) + " ± " + fnum(s.SD) }
 
+// Tolerance is the relative difference beyond which a reproduced figure is
+// marked as disagreeing with the paper: repro's, so that `yarngym repro` and
+// the report judge rows alike.
+const Tolerance = repro.Tolerance
+
+var toleranceRule = repro.ToleranceRule
+
+// offPaper is repro.OffPaper: the simulated value's relative difference
+// from the paper's, formatted, and whether the row is outside the tolerance.
+func offPaper(paper, sim float64) (string, bool) { return repro.OffPaper(paper, sim) }
+
 func (c chart) HTML() template.HTML { return template.HTML(c.Element + "\n" + c.Script) }
 
 var pageTpl = template.Must(template.New("page").Parse(`<!DOCTYPE html>
@@ -157,6 +191,7 @@ table { border-collapse: collapse; font-size: 0.82em; margin: 0.5em 0 1em; }
 th, td { border: 1px solid #ddd; padding: 3px 6px; text-align: right; } th { background: #f3f3f3; }
 td:first-child, th:first-child { text-align: left; }
 td.note { text-align: left; font-size: 0.9em; color: #555; }
+tr.off td { background: #fde8e8; } p.nochart { color: #555; font-style: italic; }
 .container { margin: 12px 0; } .item { margin: auto; }
 .meta { color: #555; font-size: 0.9em; }
 </style>
@@ -165,7 +200,7 @@ td.note { text-align: left; font-size: 0.9em; color: #555; }
 </head>
 <body>
 <h1>{{.Title}}</h1>
-<p>{{.Doc}}</p>
+<p class="lead">Suite {{.Suite}}: {{.Doc}}.</p>
 <p class="meta">Seeds: {{.Seeds}}. Timelines sampled every {{.TimelineS}} s of simulated time (at most {{.MaxPoints}} samples a run kept); time series show the first seed. {{.ChartCount}} charts.</p>
 <ul>
 {{- range .Papers}}
@@ -189,7 +224,7 @@ td.note { text-align: left; font-size: 0.9em; color: #555; }
 <table>
 <tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
 {{- range .Rows}}
-<tr>{{range $i, $c := .}}{{if eq $i 6}}<td class="note">{{$c}}</td>{{else}}<td>{{$c}}</td>{{end}}{{end}}</tr>
+<tr{{if .Off}} class="off"{{end}}>{{range $i, $c := .Cells}}{{if eq $i 7}}<td class="note">{{$c}}</td>{{else}}<td>{{$c}}</td>{{end}}{{end}}</tr>
 {{- end}}
 </table>
 {{- range .Charts}}
@@ -201,11 +236,14 @@ td.note { text-align: left; font-size: 0.9em; color: #555; }
 <table>
 <tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
 {{- range .Rows}}
-<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+<tr>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
 {{- end}}
 </table>
 {{- range .Charts}}
 {{.HTML}}
+{{- end}}
+{{- range .Notes}}
+<p class="nochart">{{.}}</p>
 {{- end}}
 {{- end}}
 <p class="meta">Generated by yarngym from the results beside this file (summary.json, runs.csv, jobs.csv, timeline.csv, policy_state.csv); rebuild with <code>yarngym report DIR</code>.</p>

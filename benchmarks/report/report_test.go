@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"html"
 	"math"
 	"os"
 	"path/filepath"
@@ -23,13 +24,29 @@ func results(t *testing.T, parallel int) *suite.Results {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res.Papers = append(res.Papers, suite.Paper{Name: "toy", Title: "Toy paper (test)", Rows: []suite.PaperRow{
-		{Experiment: "fig1", Metric: "makespan", Unit: "s", Paper: 40, Simulated: 40, SimulatedSD: 0},
-		{Experiment: "fig1", Metric: "mean wait", Unit: "s", Paper: 16, Simulated: 15.5, SimulatedSD: 1.2, Note: "lower is better"},
-		{Experiment: "table2", Metric: "small-job time", Unit: "%", Paper: -27.6, Simulated: -20, SimulatedSD: 3},
-		{Experiment: "table2", Metric: "makespan", Unit: "%", Paper: suite.Num(math.NaN()), Simulated: 1, SimulatedSD: 0.5},
-	}})
+	res.Papers = append(res.Papers, suite.Paper{Name: "toy", Title: "Toy paper (test)", Rows: toyRows})
+	// One killed task in one run of quick under fifo, so that quick has a
+	// kills chart and dress-fig1 (no kills) a note instead.
+	for i := range res.Runs {
+		if r := &res.Runs[i]; r.Scenario == "quick" && r.Variant == "fifo" && r.Seed == 1 {
+			r.TasksKilled, r.WastedWorkS = 1, 12.5
+		}
+	}
+	res.Aggregates = suite.AggregateRuns(res.Runs)
 	return res
+}
+
+// toyRows are a reproduction's rows: in tolerance, outside it (27.5 %
+// off, a sign disagreement, a paper 0 not reproduced), and without a
+// published number.
+var toyRows = []suite.PaperRow{
+	{Experiment: "fig1", Metric: "makespan", Unit: "s", Paper: 40, Simulated: 40, SimulatedSD: 0},
+	{Experiment: "fig1", Metric: "mean wait", Unit: "s", Paper: 16, Simulated: 15.5, SimulatedSD: 1.2, Note: "lower is better"},
+	{Experiment: "table2", Metric: "small-job time", Unit: "%", Paper: -27.6, Simulated: -20, SimulatedSD: 3},
+	{Experiment: "table2", Metric: "makespan", Unit: "%", Paper: suite.Num(math.NaN()), Simulated: 1, SimulatedSD: 0.5},
+	{Experiment: "table2", Metric: "throughput gain", Unit: "%", Paper: 5, Simulated: -1, SimulatedSD: 0.5},
+	{Experiment: "fig3", Metric: "kills", Unit: "count", Paper: 0, Simulated: 0.25, SimulatedSD: 0.5},
+	{Experiment: "fig3", Metric: "stuck", Unit: "count", Paper: 0, Simulated: 0, SimulatedSD: 0},
 }
 
 // saved writes res and its report to a fresh folder; it returns the folder
@@ -115,12 +132,14 @@ func TestSelfContained(t *testing.T) {
 		}
 		seen[id] = true
 	}
-	// 2 scenarios x (6 charts + a state chart for fair and for capacity) + 2 units of the toy paper.
-	if len(items) != 2*8+2 {
-		t.Errorf("%d charts, want 18", len(items))
+	// 2 scenarios x 5 charts, kills for quick, state for fair and capacity
+	// on quick and for capacity on dress-fig1 (fair's state never moves
+	// there: it has no AMs) + 3 units of the toy paper.
+	if len(items) != 2*5+1+3+3 {
+		t.Errorf("%d charts, want 17", len(items))
 	}
 	for _, want := range []string{"chart_jct_dress_fig1", "chart_cdf_quick", "chart_vcores_quick", "chart_memory_quick",
-		"chart_containers_quick", "chart_killed_quick", "chart_state_quick_fair", "chart_paper_toy_s", "chart_paper_toy__"} {
+		"chart_containers_quick", "chart_killed_quick", "chart_state_quick_fair", "chart_paper_toy_s", "chart_paper_toy__", "chart_paper_toy_count"} {
 		if !seen[want] {
 			t.Errorf("no chart %s", want)
 		}
@@ -170,6 +189,132 @@ func TestFnum(t *testing.T) {
 	for in, want := range map[float64]string{1: "1", 1.5: "1.5", 2.346: "2.35", -0.001: "0", math.NaN(): "n/a", 1234.5678: "1234.57"} {
 		if got := fnum(in); got != want {
 			t.Errorf("fnum(%v) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// section returns the report's HTML from the heading of the section titled
+// title to the next heading.
+func sectionOf(t *testing.T, html, title string) string {
+	t.Helper()
+	i := strings.Index(html, ">"+title+"</h2>")
+	if i < 0 {
+		t.Fatalf("no section %q", title)
+	}
+	rest := html[i:]
+	if j := strings.Index(rest[1:], "<h2"); j >= 0 {
+		rest = rest[:j+1]
+	}
+	return rest
+}
+
+// TestLead: the report opens with the suite's name and what it runs (the
+// quick report's subtitle read "seconds: the quick mix ...").
+func TestLead(t *testing.T) {
+	res := results(t, 2)
+	_, b := saved(t, res)
+	want := `<p class="lead">Suite quick: the quick mix and the DRESS Fig. 1 toy under FIFO, Fair and Capacity; runs in seconds (for tests and demos).</p>`
+	if !strings.Contains(string(b), want) {
+		t.Fatalf("the report does not open with %s", want)
+	}
+}
+
+// TestNothingToDraw: a scenario without kills gets a note instead of a
+// kills chart of empty axes, and a policy state that never moves gets a
+// note with its value instead of a flat line; a scenario with kills keeps
+// its chart.
+func TestNothingToDraw(t *testing.T) {
+	_, b := saved(t, results(t, 2))
+	html := string(b)
+	dress, quick := sectionOf(t, html, "Scenario dress-fig1"), sectionOf(t, html, "Scenario quick")
+	if strings.Contains(dress, "chart_killed_") || !strings.Contains(dress, `<p class="nochart">No kills: no task attempt was killed`) {
+		t.Error("dress-fig1 (no kills): want a no-kills note and no kills chart")
+	}
+	if !strings.Contains(quick, `id="chart_killed_quick"`) || strings.Contains(quick, "No kills") {
+		t.Error("quick (a kill): want the kills chart")
+	}
+	if strings.Contains(dress, "chart_state_dress_fig1_fair") ||
+		!strings.Contains(dress, `<p class="nochart">Policy state of fair on dress-fig1 (seed 1): am_vcores_share stayed 0 throughout, so not drawn.</p>`) {
+		t.Error("dress-fig1 under fair: want a note that am_vcores_share stayed 0, and no state chart")
+	}
+	if !strings.Contains(dress, `id="chart_state_dress_fig1_capacity"`) || !strings.Contains(quick, `id="chart_state_quick_fair"`) {
+		t.Error("a policy state that moves lost its chart")
+	}
+}
+
+var titleRe = regexp.MustCompile(`"title":\{"text":"((?:[^"\\]|\\.)*)"`)
+
+// TestLongTitlesWrap: every chart title fits the chart's width (wrapped at
+// TitleChars): the OPERA reproduction's title ran off the chart.
+func TestLongTitlesWrap(t *testing.T) {
+	res := results(t, 2)
+	opera := "OPERA (Yang et al., New YARN Non-Exclusive Resource Management Scheme through Opportunistic Idle Resource Assignment), Sec. IV"
+	res.Papers = append(res.Papers, suite.Paper{Name: "long", Title: opera, Rows: toyRows[:2]})
+	_, b := saved(t, res)
+	titles := titleRe.FindAllStringSubmatch(string(b), -1)
+	if len(titles) < 10 {
+		t.Fatalf("%d chart titles found", len(titles))
+	}
+	wrapped := false
+	for _, m := range titles {
+		lines := strings.Split(m[1], `\n`)
+		wrapped = wrapped || len(lines) > 1
+		for _, l := range lines {
+			if n := len([]rune(l)); n > TitleChars {
+				t.Errorf("title line of %d characters (at most %d fit): %s", n, TitleChars, l)
+			}
+		}
+	}
+	if !wrapped || !strings.Contains(string(b), `"text":"OPERA (Yang et al., New YARN Non-Exclusive Resource Management Scheme through\nOpportunistic Idle Resource Assignment), Sec. IV (s)"`) {
+		t.Error("the long title is not wrapped at a space")
+	}
+}
+
+// TestOffPaperMarked: reproduced figures outside the tolerance are marked
+// in the table (class off, ✗) and the rule is stated; the others are not.
+func TestOffPaperMarked(t *testing.T) {
+	_, b := saved(t, results(t, 2))
+	toy := sectionOf(t, string(b), "Toy paper (test)")
+	if !strings.Contains(toy, "more than 25 % of it, or has the other sign") {
+		t.Error("the tolerance rule is not stated")
+	}
+	rowRe := regexp.MustCompile(`<tr( class="off")?><td>([^<]*)</td><td>([^<]*)</td>(?:<td>[^<]*</td>){4}<td>([^<]*)</td>`)
+	got := map[string]string{}
+	for _, m := range rowRe.FindAllStringSubmatch(toy, -1) {
+		mark := "ok"
+		if m[1] != "" {
+			mark = "off"
+		}
+		got[m[2]+" "+m[3]] = mark + " " + html.UnescapeString(m[4])
+	}
+	want := map[string]string{
+		"fig1 makespan":          "ok 0 %",
+		"fig1 mean wait":         "ok −3 %",
+		"table2 small-job time":  "off ✗ +28 %",
+		"table2 makespan":        "ok n/a",
+		"table2 throughput gain": "off ✗ −120 %",
+		"fig3 kills":             "off ✗ paper 0",
+		"fig3 stuck":             "ok =",
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("row %s: %q, want %q", k, got[k], w)
+		}
+	}
+}
+
+func TestOffPaper(t *testing.T) {
+	for _, c := range []struct {
+		paper, sim float64
+		txt        string
+		off        bool
+	}{
+		{100, 125, "+25 %", false}, {100, 125.1, "✗ +25 %", true}, {100, 74, "✗ −26 %", true}, {-10, -12, "−20 %", false},
+		{-10, 1, "✗ +110 %", true}, {10, 0, "✗ −100 %", true}, {0, 0.001, "=", false}, {0, 0.01, "✗ paper 0", true},
+		{math.NaN(), 3, "n/a", false}, {3, math.NaN(), "n/a", false},
+	} {
+		if txt, off := offPaper(c.paper, c.sim); txt != c.txt || off != c.off {
+			t.Errorf("offPaper(%v, %v) = %q, %v; want %q, %v", c.paper, c.sim, txt, off, c.txt, c.off)
 		}
 	}
 }

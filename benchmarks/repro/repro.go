@@ -18,32 +18,187 @@ import (
 	"sync"
 	"text/tabwriter"
 
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"yarngym/env/runner"
 )
 
 // Row is one reported figure.
 type Row struct {
-	Experiment  string  `json:"experiment"`
-	Metric      string  `json:"metric"`
-	Unit        string  `json:"unit"`
-	Paper       float64 `json:"paper"` // NaN (JSON null) where the paper gives no number
-	Simulated   float64 `json:"simulated"`
+	Experiment string  `json:"experiment"`
+	Metric     string  `json:"metric"`
+	Unit       string  `json:"unit"`
+	Paper      float64 `json:"paper"` // NaN (JSON null) where the paper gives no number
+	Simulated  float64 `json:"simulated"`
+	// SimulatedSD is the spread over seeds: of the per-seed values, or for a
+	// paired change of the per-seed changes (not of the two means).
 	SimulatedSD float64 `json:"simulated_sd"`
+	// SimulatedSE is the standard error of Simulated and CILow..CIHigh its
+	// 95 % Student-t interval over Seeds seeds (NaN, JSON null, where there
+	// is no spread to speak of: one seed, or a figure that is not a mean).
+	SimulatedSE float64 `json:"simulated_se"`
+	CILow       float64 `json:"ci95_low"`
+	CIHigh      float64 `json:"ci95_high"`
+	Seeds       int     `json:"seeds"`
+	// PerSeed are the per-seed values the row summarises (for a paired
+	// change, the per-seed changes), in seed order; nil where the row is not
+	// a statistic over seeds.
+	PerSeed []float64 `json:"per_seed,omitempty"`
+	// Headline marks the paper's headline claims, the rows the summary line
+	// counts (Verdict judges every row with a paper figure).
+	Headline bool `json:"headline,omitempty"`
 	// Note says how to read the row (direction expected, what differs).
 	Note string `json:"note,omitempty"`
 }
 
-// MarshalJSON writes NaN as null.
+// MarshalJSON writes NaN as null and adds the row's verdict: "held"
+// (within the tolerance, see Verdict), "not held", or null where the paper
+// gives no figure.
 func (r Row) MarshalJSON() ([]byte, error) {
 	type plain Row
-	var paper any = r.Paper
-	if math.IsNaN(r.Paper) {
-		paper = nil
+	num := func(x float64) any {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		return x
+	}
+	var verdict any
+	if v := r.Verdict(); v.Judged {
+		verdict = "held"
+		if v.Off {
+			verdict = "not held"
+		}
+	}
+	se, lo, hi := num(r.SimulatedSE), num(r.CILow), num(r.CIHigh)
+	if r.Seeds < 2 {
+		se, lo, hi = nil, nil, nil // not a mean over seeds
 	}
 	return json.Marshal(struct {
 		plain
-		Paper any `json:"paper"`
-	}{plain(r), paper})
+		Paper       any   `json:"paper"`
+		Simulated   any   `json:"simulated"`
+		SimulatedSD any   `json:"simulated_sd"`
+		SimulatedSE any   `json:"simulated_se"`
+		CILow       any   `json:"ci95_low"`
+		CIHigh      any   `json:"ci95_high"`
+		Verdict     any   `json:"verdict"`
+		PerSeed     []any `json:"per_seed,omitempty"`
+	}{plain(r), num(r.Paper), num(r.Simulated), num(r.SimulatedSD), se, lo, hi, verdict, perSeed(r.PerSeed, num)})
+}
+
+func perSeed(xs []float64, num func(float64) any) []any {
+	if len(xs) == 0 {
+		return nil
+	}
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = num(x)
+	}
+	return out
+}
+
+// StatRow is a row whose simulated figure is the statistic s.
+func StatRow(exp, metric, unit string, paper float64, s Stat, note string) Row {
+	return Row{Experiment: exp, Metric: metric, Unit: unit, Paper: paper, Simulated: s.Mean, SimulatedSD: s.SD,
+		SimulatedSE: s.SE, CILow: s.Lo, CIHigh: s.Hi, Seeds: s.N, PerSeed: s.Values, Note: note}
+}
+
+// Tolerance is the relative difference from the published figure beyond
+// which a reproduced figure is marked as not holding (see OffPaper).
+const Tolerance = 0.25
+
+// MinClaimSeeds is the fewest seeds a headline claim is judged on.
+const MinClaimSeeds = 10
+
+// ToleranceRule states the rule OffPaper applies, for tables and reports.
+var ToleranceRule = fmt.Sprintf("A row is marked ✗ (not held) when the simulated value differs from the published one "+
+	"by more than %.0f %% of it, or has the other sign (where the paper gives 0: any value that is not 0 at 2 decimals); "+
+	"otherwise ✓ (held). \"vs paper\" is the simulated value's difference from the published one, relative to it.", Tolerance*100)
+
+// OffPaper returns the simulated value's relative difference from the
+// paper's, formatted, and whether it is outside the tolerance: a relative
+// difference over Tolerance, or a sign disagreement; where the paper gives
+// 0, any simulated value that is not 0 at 2 decimals. Rows without both
+// numbers are not judged ("n/a", false).
+func OffPaper(paper, sim float64) (string, bool) {
+	if math.IsNaN(paper) || math.IsInf(paper, 0) || math.IsNaN(sim) || math.IsInf(sim, 0) {
+		return "n/a", false
+	}
+	if paper == 0 {
+		if s := fmt.Sprintf("%.2f", sim); s == "0.00" || s == "-0.00" {
+			return "=", false
+		}
+		return "✗ paper 0", true
+	}
+	rel := (sim - paper) / math.Abs(paper)
+	txt := fmt.Sprintf("%+.0f %%", rel*100)
+	if txt == "+0 %" || txt == "-0 %" {
+		txt = "0 %"
+	}
+	txt = strings.Replace(txt, "-", "−", 1)
+	signDiffers := (paper > 0 && sim < 0) || (paper < 0 && sim > 0)
+	off := math.Abs(rel) > Tolerance || signDiffers
+	if off {
+		txt = "✗ " + txt
+	}
+	return txt, off
+}
+
+// Verdict is a row judged against the paper.
+type Verdict struct {
+	Judged bool   // the paper gives a figure and the simulation a number
+	Off    bool   // outside the tolerance
+	Text   string // e.g. "−12 %", "✗ +40 %"
+}
+
+// Verdict judges the row by OffPaper.
+func (r Row) Verdict() Verdict {
+	txt, off := OffPaper(r.Paper, r.Simulated)
+	return Verdict{Judged: txt != "n/a", Off: off, Text: txt}
+}
+
+// Tally counts a table's judged rows and headline claims.
+type Tally struct {
+	Judged, Held            int // rows with a paper figure, and those within the tolerance
+	Headlines, HeadlineHeld int
+	// FewSeeds counts headline rows run on fewer than MinClaimSeeds seeds.
+	FewSeeds int
+}
+
+// Count tallies rows.
+func Count(rows []Row) Tally {
+	var t Tally
+	for _, r := range rows {
+		v := r.Verdict()
+		if !v.Judged {
+			continue
+		}
+		t.Judged++
+		if !v.Off {
+			t.Held++
+		}
+		if r.Headline {
+			t.Headlines++
+			if !v.Off {
+				t.HeadlineHeld++
+			}
+			if r.Seeds < MinClaimSeeds {
+				t.FewSeeds++
+			}
+		}
+	}
+	return t
+}
+
+// Summary is the tally as one line.
+func (t Tally) Summary() string {
+	s := fmt.Sprintf("headline claims: %d held, %d not held (of %d); rows with a paper figure: %d within the tolerance, %d outside (of %d)",
+		t.HeadlineHeld, t.Headlines-t.HeadlineHeld, t.Headlines, t.Held, t.Judged-t.Held, t.Judged)
+	if t.FewSeeds > 0 {
+		s += fmt.Sprintf("; %d headline rows ran on fewer than %d seeds, too few to judge a claim", t.FewSeeds, MinClaimSeeds)
+	}
+	return s
 }
 
 // Context is what a reproduction runs with.
@@ -100,14 +255,29 @@ type Run struct {
 // Metrics extracts named numbers from a finished run.
 type Metrics func(r *runner.Result) map[string]float64
 
-// Stat is a metric's mean and standard deviation over seeds.
-type Stat struct{ Mean, SD float64 }
+// Stat is a statistic over seeds: the mean of N per-seed values, their
+// sample standard deviation, the mean's standard error and its 95 %
+// Student-t confidence interval [Lo, Hi] (SE, Lo and Hi are NaN for fewer
+// than two values).
+type Stat struct {
+	Mean, SD float64
+	N        int
+	SE       float64
+	Lo, Hi   float64
+	// Values are the per-seed values summarised.
+	Values []float64
+}
+
+// Values are each metric's per-seed values of one run, in ctx.Seeds order.
+type Values map[string][]float64
+
+// Stat summarises metric k.
+func (v Values) Stat(k string) Stat { return Summarize(v[k]) }
 
 // Sweep runs every run of runs once per seed (in parallel up to
-// ctx.Parallel) and returns, per run index, each metric's mean and sample
-// standard deviation over the seeds. Results are identical whatever
-// ctx.Parallel is.
-func Sweep(ctx Context, runs []Run, m Metrics) ([]map[string]Stat, error) {
+// ctx.Parallel) and returns, per run index, each metric's per-seed values.
+// Results are identical whatever ctx.Parallel is.
+func Sweep(ctx Context, runs []Run, m Metrics) ([]Values, error) {
 	type job struct{ run, seed int }
 	var jobs []job
 	for i := range runs {
@@ -150,38 +320,72 @@ func Sweep(ctx Context, runs []Run, m Metrics) ([]map[string]Stat, error) {
 			return nil, err
 		}
 	}
-	out := make([]map[string]Stat, len(runs))
+	out := make([]Values, len(runs))
 	for i := range runs {
-		out[i] = map[string]Stat{}
-		for name := range vals[i][0] {
+		out[i] = Values{}
+		names := map[string]bool{}
+		for s := range ctx.Seeds {
+			for name := range vals[i][s] {
+				names[name] = true
+			}
+		}
+		for name := range names {
 			xs := make([]float64, len(ctx.Seeds))
 			for s := range ctx.Seeds {
-				xs[s] = vals[i][s][name]
+				x, ok := vals[i][s][name]
+				if !ok {
+					x = math.NaN() // a metric one seed's run did not produce
+				}
+				xs[s] = x
 			}
-			out[i][name] = MeanSD(xs)
+			out[i][name] = xs
 		}
 	}
 	return out, nil
 }
 
-// MeanSD returns the mean and sample standard deviation (0 for one value).
-func MeanSD(xs []float64) Stat {
-	if len(xs) == 0 {
-		return Stat{math.NaN(), math.NaN()}
+// Summarize returns the mean of xs, their sample standard deviation and the
+// mean's standard error and 95 % Student-t interval (gonum/stat; NaN where
+// undefined: no values, or one for the spread).
+func Summarize(xs []float64) Stat {
+	n := len(xs)
+	if n == 0 {
+		return Stat{Mean: math.NaN(), SD: math.NaN(), SE: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
 	}
-	sum := 0.0
-	for _, x := range xs {
-		sum += x
+	vals := append([]float64(nil), xs...)
+	if n == 1 {
+		return Stat{Mean: xs[0], SD: 0, N: 1, SE: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Values: vals}
 	}
-	m := sum / float64(len(xs))
-	if len(xs) == 1 {
-		return Stat{m, 0}
+	m, sd := stat.MeanStdDev(xs, nil)
+	se := sd / math.Sqrt(float64(n))
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
+	return Stat{Mean: m, SD: sd, N: n, SE: se, Lo: m - t*se, Hi: m + t*se, Values: vals}
+}
+
+// MeanSD is Summarize (its mean and standard deviation were all it gave).
+func MeanSD(xs []float64) Stat { return Summarize(xs) }
+
+// PairedChange is the relative change from base to x in percent, seed by
+// seed (base[i] and x[i] ran on the same seed), summarised over the seeds:
+// the spread is that of the per-seed changes, as paired runs require.
+func PairedChange(base, x []float64) Stat {
+	return Summarize(pairwise(base, x, Change))
+}
+
+// PairedDiff is x - base seed by seed, summarised over the seeds.
+func PairedDiff(base, x []float64) Stat {
+	return Summarize(pairwise(base, x, func(b, v float64) float64 { return v - b }))
+}
+
+func pairwise(base, x []float64, f func(b, v float64) float64) []float64 {
+	if len(base) != len(x) {
+		panic(fmt.Sprintf("repro: paired values of %d and %d seeds", len(base), len(x)))
 	}
-	ss := 0.0
-	for _, x := range xs {
-		ss += (x - m) * (x - m)
+	out := make([]float64, len(x))
+	for i := range x {
+		out[i] = f(base[i], x[i])
 	}
-	return Stat{m, math.Sqrt(ss / float64(len(xs)-1))}
+	return out
 }
 
 // Seeds returns seeds 1..n.
@@ -193,22 +397,45 @@ func Seeds(n int) []uint64 {
 	return out
 }
 
-// WriteTable prints rows aligned, paper value beside the simulated one.
+// WriteTable prints rows aligned, paper value beside the simulated one
+// with its spread over seeds, the 95 % interval of the mean, the verdict
+// against the paper and, last, the rule and the tally of claims.
 func WriteTable(w io.Writer, title string, rows []Row) {
 	fmt.Fprintf(w, "%s\n", title)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "EXPERIMENT\tMETRIC\tUNIT\tPAPER\tSIMULATED\t± SD\tNOTE")
+	fmt.Fprintln(tw, "EXPERIMENT\tMETRIC\tUNIT\tPAPER\tSIMULATED\t± SD\t95% CI\tVS PAPER\tNOTE")
 	for _, r := range rows {
 		paper := "-"
 		if !math.IsNaN(r.Paper) {
 			paper = trim(r.Paper)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Experiment, r.Metric, r.Unit, paper, trim(r.Simulated), trim(r.SimulatedSD), r.Note)
+		ci := "-"
+		if !math.IsNaN(r.CILow) && !math.IsNaN(r.CIHigh) && r.Seeds > 1 && (r.SimulatedSE > 0 || r.CILow != r.CIHigh) {
+			ci = fmt.Sprintf("[%s, %s]", trim(r.CILow), trim(r.CIHigh))
+		}
+		v := r.Verdict()
+		mark := "-"
+		if v.Judged {
+			mark = v.Text
+			if !v.Off {
+				mark = "✓ " + mark
+			}
+		}
+		metric := r.Metric
+		if r.Headline {
+			metric = "* " + metric
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Experiment, metric, r.Unit, paper, trim(r.Simulated), trim(r.SimulatedSD), ci, mark, r.Note)
 	}
 	tw.Flush()
+	fmt.Fprintf(w, "* headline claim. %s\n", ToleranceRule)
+	fmt.Fprintf(w, "%s\n", Count(rows).Summary())
 }
 
 func trim(x float64) string {
+	if math.IsNaN(x) {
+		return "n/a"
+	}
 	s := fmt.Sprintf("%.3f", x)
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	if s == "-0" {

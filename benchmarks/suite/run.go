@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 
+	"yarngym/benchmarks/models"
 	"yarngym/benchmarks/repro"
 	_ "yarngym/benchmarks/repro/all" // registers every paper's reproduction
 	"yarngym/env/runner"
@@ -96,8 +97,16 @@ func Run(s Suite, o Options) (*Results, error) {
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			seed := u.seed
-			r, err := runner.Run(runner.Options{Scenario: u.pair.Scenario, Sets: u.pair.loadSets(), Policy: u.pair.Policy,
-				Seed: &seed, TimelineS: o.TimelineS})
+			ro := runner.Options{Scenario: u.pair.Scenario, Sets: u.pair.loadSets(), Policy: u.pair.Policy, Seed: &seed, TimelineS: o.TimelineS}
+			if u.pair.Model != "" {
+				m, err := models.Load(u.pair.Model)
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				ro.Model = m
+			}
+			r, err := runner.Run(ro)
 			if err != nil {
 				errs[i] = fmt.Errorf("%s under %s (seed %d): %w", u.pair.Scenario, u.pair.Name(), seed, err)
 				return

@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"strings"
 
+	"yarngym/benchmarks/models"
 	"yarngym/env/scenario"
+	"yarngym/env/task"
 	"yarngym/policies"
 )
 
@@ -24,6 +26,10 @@ type Pair struct {
 	Sets []string
 	// Label names the variant in tables and charts; empty means Policy.
 	Label string
+	// Model names a committed trained controller (benchmarks/models,
+	// "TASK/ALGO") that sets the policy's parameters every control interval
+	// of its task.
+	Model string
 }
 
 // loadSets are the overrides a run loads the scenario with. With policy
@@ -103,10 +109,30 @@ func variants(scenarios []string, vs []Pair) []Pair {
 	return out
 }
 
+// learnedSuite runs every committed PPO model (benchmarks/models) beside
+// its task's policy with the paper's defaults, on the task's scenario.
+func learnedSuite() Suite {
+	s := Suite{Name: "learned", Doc: "each tuning task's scenario under its policy with the paper's thresholds and under the committed PPO controller (benchmarks/models) that sets them every control interval"}
+	for _, key := range models.Keys() {
+		tk, algo, _ := strings.Cut(key, "/")
+		if algo != "ppo" {
+			continue
+		}
+		t, err := task.Lookup(tk)
+		if err != nil {
+			continue
+		}
+		sets := t.Env.Sets
+		s.Pairs = append(s.Pairs, Pair{Scenario: t.Env.Scenario, Policy: t.Env.Policy, Sets: sets},
+			Pair{Scenario: t.Env.Scenario, Policy: t.Env.Policy, Sets: sets, Label: t.Env.Policy + " + " + algo, Model: key})
+	}
+	return s
+}
+
 // All returns every suite: quick, papers and one per paper.
 func All() []Suite {
 	out := []Suite{
-		{Name: "quick", Doc: "seconds: the quick mix and the DRESS Fig. 1 toy under FIFO, Fair and Capacity (for tests and demos)",
+		{Name: "quick", Doc: "the quick mix and the DRESS Fig. 1 toy under FIFO, Fair and Capacity; runs in seconds (for tests and demos)",
 			Pairs: pairs([]string{"quick", "dress-fig1"}, "fifo", "fair", "capacity")},
 	}
 	all := Suite{Name: "papers", Doc: "every paper's scenarios with its baselines and its policy, and every paper's reproduction"}
@@ -115,7 +141,7 @@ func All() []Suite {
 		all.Papers = append(all.Papers, s.Papers...)
 	}
 	out = append(out, all)
-	return append(out, paperSuites...)
+	return append(append(out, paperSuites...), learnedSuite())
 }
 
 // Lookup returns the suite called name.

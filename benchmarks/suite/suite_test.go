@@ -236,3 +236,64 @@ func TestAggregate(t *testing.T) {
 		t.Fatalf("mean_completion_s %+v, want 20 ± 10", st)
 	}
 }
+
+// TestProgressCountsFinished: with runs in parallel, progress lines come in
+// finishing order, and the counter counts finished runs: 1, 2, ... total,
+// each run told once.
+func TestProgressCountsFinished(t *testing.T) {
+	s, _ := Lookup("quick")
+	var dones []int
+	seen := map[string]bool{}
+	total := -1
+	res, err := Run(s, Options{Seeds: 3, Parallel: 4, Progress: func(done, tot int, what string) {
+		dones = append(dones, done)
+		if total >= 0 && tot != total {
+			t.Errorf("total changed from %d to %d", total, tot)
+		}
+		total = tot
+		if seen[what] {
+			t.Errorf("%q told twice", what)
+		}
+		seen[what] = true
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != len(res.Runs) || len(dones) != total {
+		t.Fatalf("%d progress calls of total %d for %d runs", len(dones), total, len(res.Runs))
+	}
+	for i, d := range dones {
+		if d != i+1 {
+			t.Fatalf("progress counters %v: want 1, 2, ... %d", dones, total)
+		}
+	}
+}
+
+// TestLearnedSuite: the learned suite runs each committed PPO controller
+// beside its task's policy, labelled "POLICY + ppo", and the controller's
+// runs differ from the paper defaults'.
+func TestLearnedSuite(t *testing.T) {
+	s, ok := Lookup("learned")
+	if !ok {
+		t.Fatal("no learned suite")
+	}
+	if len(s.Pairs) < 8 || len(s.Pairs)%2 != 0 {
+		t.Fatalf("%d pairs", len(s.Pairs))
+	}
+	res, err := Run(s, Options{Seeds: 1, Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Skipped) != 0 {
+		t.Fatalf("skipped: %+v", res.Skipped)
+	}
+	for i := 0; i < len(s.Pairs); i += 2 {
+		base, ctl := res.Runs[i], res.Runs[i+1]
+		if ctl.Variant != base.Variant+" + ppo" || ctl.Policy != base.Policy+" + ppo" {
+			t.Errorf("pair %d: variants %q and %q, policies %q and %q", i, base.Variant, ctl.Variant, base.Policy, ctl.Policy)
+		}
+		if ctl.Events == base.Events {
+			t.Errorf("%s: the controller changed nothing", ctl.Variant)
+		}
+	}
+}

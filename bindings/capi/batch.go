@@ -34,7 +34,7 @@ const (
 )
 
 // abiVersion is YG_ABI_VERSION.
-const abiVersion = 1
+const abiVersion = 2
 
 // flagNoAutoreset is YG_FLAG_NO_AUTORESET.
 const flagNoAutoreset = 1
@@ -72,27 +72,29 @@ func statusOf(err error) int32 {
 	return statusEnv
 }
 
-// infoNames are the info scalars, in the order of an env's info row.
+// infoNames are the info scalars, in the order of an env's info row (see
+// env.Info): counts, this step's objective terms, the return so far, and,
+// on the step that ends an episode (ended = 1), its objectives.
 var infoNames = []string{
-	"step", "sim_time_s", "jobs_completed", "jobs_stuck", "tasks_killed", "events",
+	"step", "sim_time_s", "horizon_s", "jobs_completed", "jobs_stuck", "tasks_killed", "events",
 	"slowdown", "completion", "utilization", "kills", "wasted", "throughput",
+	"return", "ended",
+	"episode_slowdown", "episode_completion_s", "episode_utilization", "episode_kills", "episode_wasted_s", "episode_throughput",
 }
 
 // writeInfo writes in as one info row (len(infoNames) values).
 func writeInfo(row []float64, in *env.Info) {
 	_ = row[len(infoNames)-1]
-	row[0] = float64(in.Step)
-	row[1] = in.SimTimeS
-	row[2] = float64(in.JobsCompleted)
-	row[3] = float64(in.JobsStuck)
-	row[4] = float64(in.TasksKilled)
-	row[5] = float64(in.Events)
-	row[6] = in.Slowdown
-	row[7] = in.Completion
-	row[8] = in.Utilization
-	row[9] = in.Kills
-	row[10] = in.Wasted
-	row[11] = in.Throughput
+	ended := 0.0
+	if in.Ended {
+		ended = 1
+	}
+	copy(row, []float64{
+		float64(in.Step), in.SimTimeS, in.HorizonS, float64(in.JobsCompleted), float64(in.JobsStuck), float64(in.TasksKilled), float64(in.Events),
+		in.Slowdown, in.Completion, in.Utilization, in.Kills, in.Wasted, in.Throughput,
+		in.Return, ended,
+		in.EpisodeSlowdown, in.EpisodeCompletionS, in.EpisodeUtilization, in.EpisodeKills, in.EpisodeWastedS, in.EpisodeThroughput,
+	})
 }
 
 // batch is what a handle refers to.
@@ -100,9 +102,8 @@ type batch struct {
 	mu                sync.Mutex // serialises calls on the handle
 	b                 *env.Batch
 	n, obsDim, actDim int
-	auto              bool       // same-step autoreset (env.Batch.Step)
-	infos             []env.Info // the last step's infos without autoreset
-	mask              []bool     // the reset mask, converted from bytes
+	auto              bool   // same-step autoreset (env.Batch.Step), else env.Batch.StepSome
+	mask              []bool // the reset mask, converted from bytes
 	freed             bool
 }
 
@@ -124,7 +125,7 @@ func parseConfig(js string) (env.Config, error) {
 	dec := json.NewDecoder(strings.NewReader(js))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&cfg); err != nil {
-		return cfg, invalidf("config json: %v (fields: scenario, sets, policy, controlled, control_interval_s, max_steps, reward)", err)
+		return cfg, invalidf("config json: %v (fields: scenario, sets, policy, controlled, bounds, control_interval_s, horizon_s, max_steps, reward)", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return cfg, invalidf("config json: unexpected data after the object")
@@ -147,18 +148,12 @@ func newBatch(configJSON string, n, workers, flags int) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if flags&flagNoAutoreset != 0 {
-		workers = 1 // stepped in turn on the calling thread
-	}
 	b, err := env.NewBatch(cfg, n, workers)
 	if err != nil {
 		return 0, &statusError{statusInvalid, err.Error()}
 	}
 	h := &batch{b: b, n: n, obsDim: b.ObsDim(), actDim: b.ActDim(), auto: flags&flagNoAutoreset == 0,
 		mask: make([]bool, n)}
-	if !h.auto {
-		h.infos = make([]env.Info, n)
-	}
 	handles.Lock()
 	defer handles.Unlock()
 	handles.last++
@@ -245,41 +240,25 @@ func (h *batch) reset(seeds []uint64, mask []byte, obs []float32, info []float64
 			}
 		}
 	}
-	if !h.auto {
-		for i, in := range h.b.Infos() {
-			if m == nil || m[i] {
-				h.infos[i] = in
-			}
-		}
-	}
 	return nil
 }
 
-// step steps every env (see yg_batch_step).
+// step steps every env (see yg_batch_step). Every env's action is checked
+// before any env steps: a bad one leaves them all as they were.
 func (h *batch) step(actions []float64, obs []float32, rewards []float64, term, trunc []bool, finalObs []float32, info []float64) error {
-	infos := h.infos
+	var err error
 	if h.auto {
-		if err := h.b.Step(actions, obs, rewards, term, trunc, finalObs); err != nil {
-			return err
-		}
-		infos = h.b.Infos()
+		err = h.b.Step(actions, obs, rewards, term, trunc, finalObs)
 	} else {
-		od, ad := h.obsDim, h.actDim
-		for i := 0; i < h.n; i++ {
-			r, te, tr, in, err := h.b.Env(i).StepInto(actions[i*ad:(i+1)*ad], obs[i*od:(i+1)*od])
-			if err != nil {
-				if h.n > 1 {
-					err = fmt.Errorf("env %d: %w", i, err)
-				}
-				return err
-			}
-			rewards[i], term[i], trunc[i], infos[i] = r, te, tr, in
-		}
+		err = h.b.StepSome(nil, actions, obs, rewards, term, trunc)
+	}
+	if err != nil {
+		return err
 	}
 	if info != nil {
 		k := len(infoNames)
-		for i := range infos {
-			writeInfo(info[i*k:(i+1)*k], &infos[i])
+		for i, in := range h.b.Infos() {
+			writeInfo(info[i*k:(i+1)*k], &in)
 		}
 	}
 	return nil

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"math"
 	"os"
 	"regexp"
 	"slices"
@@ -9,6 +11,7 @@ import (
 	"testing"
 
 	"yarngym/env"
+	"yarngym/env/task"
 )
 
 // The header and the exports agree: every //export has a prototype in
@@ -46,7 +49,10 @@ func TestHeaderListsEveryExport(t *testing.T) {
 		v    int
 	}{{"YG_ABI_VERSION", abiVersion}, {"YG_OK", statusOK}, {"YG_ERR_INVALID", statusInvalid}, {"YG_ERR_HANDLE", statusHandle},
 		{"YG_ERR_ENV", statusEnv}, {"YG_ERR_PANIC", statusPanic}, {"YG_FLAG_NO_AUTORESET", flagNoAutoreset},
-		{"YG_STR_FEATURES", strFeatures}, {"YG_STR_ACTIONS", strActions}, {"YG_STR_INFO", strInfo}, {"YG_STR_CONFIG", strConfig}} {
+		{"YG_STR_FEATURES", strFeatures}, {"YG_STR_ACTIONS", strActions}, {"YG_STR_INFO", strInfo}, {"YG_STR_CONFIG", strConfig},
+		{"YG_REG_TASKS", regTasks}, {"YG_REG_BASELINES", regBaselines}, {"YG_REG_POLICIES", regPolicies},
+		{"YG_REG_SCENARIOS", regScenarios}, {"YG_REG_OBJECTIVES", regObjectives},
+		{"YG_RUN_SUMMARY", runSummary}, {"YG_RUN_JOB_STRINGS", runJobStrings}, {"YG_RUN_ENUMS", runEnums}, {"YG_RUN_STATE_NAMES", runStateNames}} {
 		re := regexp.MustCompile(`(?m)^#define ` + c.name + ` (\d+)`)
 		m := re.FindStringSubmatch(string(h))
 		if m == nil || m[1] != strconv.Itoa(c.v) {
@@ -153,7 +159,9 @@ func TestBatchMatchesEnv(t *testing.T) {
 			if !slices.Equal(got, wo) || rew[1] != wr || term[1] != wte || trunc[1] != wtr {
 				t.Fatalf("auto=%v step %d: differs from env.Env", auto, step)
 			}
-			if info[k+0] != float64(win.Step) || info[k+5] != float64(win.Events) || info[k+6] != win.Slowdown {
+			row := make([]float64, k)
+			writeInfo(row, &win)
+			if !slices.Equal(info[k:], row) || info[k+0] != float64(win.Step) || info[k+6] != float64(win.Events) || info[k+7] != win.Slowdown {
 				t.Fatalf("auto=%v step %d: info row %v, want %+v", auto, step, info[k:], win)
 			}
 		}
@@ -179,7 +187,7 @@ func TestStrings(t *testing.T) {
 	defer freeBatch(id)
 	h, _ := lookup(id)
 	feat, _ := h.str(strFeatures)
-	if n := len(strings.Split(feat, "\n")); n != h.obsDim || !strings.HasPrefix(feat, "time_h\n") {
+	if n := len(strings.Split(feat, "\n")); n != h.obsDim || !strings.HasPrefix(feat, "time_frac\n") {
 		t.Fatalf("features: %d names for obs_dim %d: %q", n, h.obsDim, feat)
 	}
 	if s, _ := h.str(strActions); s != "max_am_share" {
@@ -190,5 +198,155 @@ func TestStrings(t *testing.T) {
 	}
 	if _, err := h.str(9); err == nil {
 		t.Fatal("unknown kind: no error")
+	}
+}
+
+// TestNoAutoresetChecksFirst: without autoreset, a bad action for one env
+// (a NaN) or an ended env refuses the whole step before any env moves.
+func TestNoAutoresetChecksFirst(t *testing.T) {
+	id, err := newBatch(`{"scenario":"quick","controlled":["max_am_share"],"max_steps":2}`, 4, 2, flagNoAutoreset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer freeBatch(id)
+	h, _ := lookup(id)
+	od, k := h.obsDim, len(infoNames)
+	obs, info := make([]float32, 4*od), make([]float64, 4*k)
+	rew, term, trunc := make([]float64, 4), make([]bool, 4), make([]bool, 4)
+	if err := h.reset([]uint64{1, 2, 3, 4}, nil, obs, info); err != nil {
+		t.Fatal(err)
+	}
+	steps := func() []int {
+		out := make([]int, 4)
+		for i := range out {
+			out[i] = h.b.Infos()[i].Step
+		}
+		return out
+	}
+	if err := h.step([]float64{0.5, 0.5, 0.5, 0.5}, obs, rew, term, trunc, nil, info); err != nil {
+		t.Fatal(err)
+	}
+	err = h.step([]float64{0.5, 0.5, math.NaN(), 0.5}, obs, rew, term, trunc, nil, info)
+	if err == nil || !strings.Contains(err.Error(), "env 2") || !strings.Contains(err.Error(), "NaN") {
+		t.Fatalf("NaN action: %v", err)
+	}
+	if got := steps(); !slices.Equal(got, []int{1, 1, 1, 1}) {
+		t.Fatalf("after the refused step the envs are at steps %v, want [1 1 1 1]", got)
+	}
+	if err := h.step([]float64{0.5, 0.5, 0.5, 0.5}, obs, rew, term, trunc, nil, info); err != nil {
+		t.Fatal(err)
+	}
+	if !trunc[0] || !trunc[3] {
+		t.Fatalf("max_steps 2 did not truncate: %v", trunc)
+	}
+	if err := h.step([]float64{0.5, 0.5, 0.5, 0.5}, obs, rew, term, trunc, nil, info); err == nil || !strings.Contains(err.Error(), "Reset") {
+		t.Fatalf("stepping ended envs: %v", err)
+	}
+}
+
+// TestRegistry: every registry renders as JSON with its entries.
+func TestRegistry(t *testing.T) {
+	for _, c := range []struct {
+		what int
+		want []string
+	}{
+		{regTasks, []string{`"gym_id":"yarngym/AutoAdmin66-Fair-v0"`, `"train_seeds"`, `"action_low"`}},
+		{regBaselines, []string{"{"}},
+		{regPolicies, []string{`"name":"opera"`, `"name":"rho"`, `"default":0.95`}},
+		{regScenarios, []string{`"name":"quick"`}},
+		{regObjectives, []string{`{"name":"kills","stall_safe":false}`}},
+	} {
+		s, err := registryJSON(c.what)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !json.Valid([]byte(s)) {
+			t.Fatalf("registry %d: invalid JSON", c.what)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(s, w) {
+				t.Errorf("registry %d does not contain %s", c.what, w)
+			}
+		}
+	}
+	if _, err := registryJSON(99); err == nil || statusOf(err) != statusInvalid {
+		t.Errorf("unknown registry: %v", err)
+	}
+}
+
+// TestRun: a run handle holds the same run as the runner, its tasks in
+// tasks.csv's order; bad configs name the field.
+func TestRun(t *testing.T) {
+	id, err := newRun(`{"scenario":"quick","seed":3}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer freeRun(id)
+	r, err := lookupRun(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.jobs) != 4 || len(r.tasks) == 0 || r.res.Seed != 3 {
+		t.Fatalf("%d jobs, %d tasks, seed %d", len(r.jobs), len(r.tasks), r.res.Seed)
+	}
+	csv := r.res.TasksCSV()
+	if len(csv)-1 != len(r.tasks) {
+		t.Fatalf("%d task rows, tasks.csv has %d", len(r.tasks), len(csv)-1)
+	}
+	for i, tk := range r.tasks {
+		if row := csv[i+1]; row[0] != strconv.Itoa(int(tk.Job)) || row[3] != strconv.Itoa(tk.Index) || row[4] != strconv.Itoa(int(tk.Attempt)) {
+			t.Fatalf("task %d: %+v, tasks.csv row %v", i, tk, row)
+		}
+	}
+	for what, want := range map[int]string{runSummary: `"seed": 3`, runJobStrings: `"name":[`, runEnums: `"outcome":["done","killed"]`} {
+		s, err := r.str(what)
+		if err != nil || !strings.Contains(s, want) {
+			t.Errorf("string %d: %q (%v), want %s in it", what, s, err, want)
+		}
+	}
+	freeRun(id)
+	if _, err := lookupRun(id); err == nil || statusOf(err) != statusHandle {
+		t.Errorf("a freed run: %v", err)
+	}
+	for _, c := range []struct{ js, want string }{
+		{`{"seed":1}`, "scenario"}, {`{"scenario":"quick","bogus":1}`, "bogus"},
+		{`{"scenario":"no-such"}`, "no-such"}, {`{"scenario":"quick","timeline_s":-1}`, "timeline_s"},
+	} {
+		if _, err := newRun(c.js); err == nil || !strings.Contains(err.Error(), c.want) || statusOf(err) != statusInvalid {
+			t.Errorf("%s: %v", c.js, err)
+		}
+	}
+}
+
+// TestEvaluate: yg_evaluate's returns are task.Evaluate's, and bad configs
+// name what is wrong.
+func TestEvaluate(t *testing.T) {
+	rets, err := evaluate(`{"task":"AutoAdmin-v0","action":[1.5],"seeds":[1000,7]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, _ := task.Lookup("AutoAdmin-v0")
+	eps, err := task.Evaluate(tk.Env, []uint64{1000, 7}, task.Static{1.5}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rets, task.Returns(eps)) {
+		t.Errorf("returns %v, task.Evaluate %v", rets, task.Returns(eps))
+	}
+	if rets, err := evaluate(`{"task":"AutoAdmin-v0","saved":"ppo","seeds":[1,2]}`); err != nil || len(rets) != 2 {
+		t.Errorf("a saved model: %v, %v", rets, err)
+	}
+	for _, c := range []struct{ js, want string }{
+		{`{"task":"Nope-v0","action":[1],"seeds":[1]}`, "Nope-v0"},
+		{`{"task":"AutoAdmin-v0","action":[1, 2],"seeds":[1]}`, "rrp_scale"},
+		{`{"task":"AutoAdmin-v0","action":[1],"seeds":[]}`, "seeds"},
+		{`{"task":"AutoAdmin-v0","action":[1],"model":"x","seeds":[1]}`, "not several"},
+		{`{"task":"AutoAdmin-v0","saved":"nope","seeds":[1]}`, "AutoAdmin-v0/nope"},
+		{`{"task":"AutoAdmin-v0","model":"/nonexistent/m.json","seeds":[1]}`, "nonexistent"},
+		{`{"task":"AutoAdmin-v0","oops":1}`, "oops"},
+	} {
+		if _, err := evaluate(c.js); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v", c.js, err)
+		}
 	}
 }

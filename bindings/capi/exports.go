@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"runtime"
 	"unsafe"
+
+	"yarngym/env/sim"
 )
 
 // This file adapts batch.go to the C ABI of yarngym.h: every export checks
@@ -147,6 +149,32 @@ func yg_batch_spaces(handle C.int64_t, obsLow, obsHigh, actLow, actHigh *C.float
 	return statusOK
 }
 
+// copyString writes s into the caller's buffer as yg_batch_string does.
+func copyString(s string, buf *C.char, capacity C.int32_t, length *C.int32_t) C.int32_t {
+	if len(s) > 1<<31-2 {
+		return failf("string of %d bytes does not fit the ABI's int32 length", len(s))
+	}
+	if length != nil {
+		*length = C.int32_t(len(s))
+	}
+	if buf != nil && capacity > 0 {
+		out := slice[byte](unsafe.Pointer(buf), int(capacity))
+		k := copy(out[:len(out)-1], s)
+		out[k] = 0
+	}
+	return statusOK
+}
+
+//export yg_registry
+func yg_registry(what C.int32_t, buf *C.char, capacity C.int32_t, length *C.int32_t) (st C.int32_t) {
+	defer guard(&st)
+	s, err := registryJSON(int(what))
+	if err != nil {
+		return fail(err)
+	}
+	return copyString(s, buf, capacity, length)
+}
+
 //export yg_batch_string
 func yg_batch_string(handle C.int64_t, what C.int32_t, buf *C.char, capacity C.int32_t, length *C.int32_t) (st C.int32_t) {
 	defer guard(&st)
@@ -159,15 +187,7 @@ func yg_batch_string(handle C.int64_t, what C.int32_t, buf *C.char, capacity C.i
 	if err != nil {
 		return fail(err)
 	}
-	if length != nil {
-		*length = C.int32_t(len(s))
-	}
-	if buf != nil && capacity > 0 {
-		out := slice[byte](unsafe.Pointer(buf), int(capacity))
-		k := copy(out[:len(out)-1], s)
-		out[k] = 0
-	}
-	return statusOK
+	return copyString(s, buf, capacity, length)
 }
 
 //export yg_batch_reset
@@ -228,5 +248,163 @@ func yg_batch_seeds(handle C.int64_t, seeds *C.uint64_t) (st C.int32_t) {
 		return failf("yg_batch_seeds: seeds must not be NULL")
 	}
 	h.seeds(slice[uint64](unsafe.Pointer(seeds), h.n))
+	return statusOK
+}
+
+//export yg_run_new
+func yg_run_new(configJSON *C.char, handle *C.int64_t) (st C.int32_t) {
+	defer guard(&st)
+	if configJSON == nil || handle == nil {
+		return failf("yg_run_new: config_json and handle must not be NULL")
+	}
+	id, err := newRun(C.GoString(configJSON))
+	if err != nil {
+		return fail(err)
+	}
+	*handle = C.int64_t(id)
+	return statusOK
+}
+
+//export yg_run_free
+func yg_run_free(handle C.int64_t) (st C.int32_t) {
+	defer guard(&st)
+	freeRun(int64(handle))
+	return statusOK
+}
+
+//export yg_run_counts
+func yg_run_counts(handle C.int64_t, jobs, tasks, samples, stateVars *C.int64_t) (st C.int32_t) {
+	defer guard(&st)
+	r, err := lookupRun(int64(handle))
+	if err != nil {
+		return fail(err)
+	}
+	for _, o := range []struct {
+		p *C.int64_t
+		v int
+	}{{jobs, len(r.jobs)}, {tasks, len(r.tasks)}, {samples, len(r.res.Sim.Timeline())}, {stateVars, len(r.res.Sim.Policy().State)}} {
+		if o.p != nil {
+			*o.p = C.int64_t(o.v)
+		}
+	}
+	return statusOK
+}
+
+//export yg_run_timeline
+func yg_run_timeline(handle C.int64_t, out *C.yg_sample, n C.int64_t) (st C.int32_t) {
+	defer guard(&st)
+	r, err := lookupRun(int64(handle))
+	if err != nil {
+		return fail(err)
+	}
+	tl := r.res.Sim.Timeline()
+	if int(n) != len(tl) || (out == nil && n > 0) {
+		return failf("yg_run_timeline: out must hold the run's %d samples, got n = %d", len(tl), n)
+	}
+	if n == 0 {
+		return statusOK
+	}
+	rows := unsafe.Slice(out, int(n))
+	for i, p := range tl {
+		rows[i] = C.yg_sample{t_s: C.double(float64(p.AtMs) / 1000), vcores_guaranteed: C.double(p.VCoresGuaranteed),
+			vcores_opportunistic: C.double(p.VCoresOpp), cpu_used: C.double(p.CPUUsed), mem_mb_reserved: C.double(p.MemMBReserved),
+			mem_mb_used: C.double(p.MemMBUsed), containers_guaranteed: C.int32_t(p.ContainersG), containers_opportunistic: C.int32_t(p.ContainersO),
+			pending_tasks: C.int32_t(p.PendingTasks), waiting_jobs: C.int32_t(p.WaitingJobs), running_jobs: C.int32_t(p.RunningJobs)}
+	}
+	return statusOK
+}
+
+//export yg_run_state
+func yg_run_state(handle C.int64_t, out *C.double, n C.int64_t) (st C.int32_t) {
+	defer guard(&st)
+	r, err := lookupRun(int64(handle))
+	if err != nil {
+		return fail(err)
+	}
+	tl, k := r.res.Sim.Timeline(), len(r.res.Sim.Policy().State)
+	if int(n) != len(tl)*k || (out == nil && n > 0) {
+		return failf("yg_run_state: out must hold %d samples x %d state variables, got n = %d", len(tl), k, n)
+	}
+	if n == 0 {
+		return statusOK
+	}
+	vals := slice[float64](unsafe.Pointer(out), int(n))
+	for i, p := range tl {
+		copy(vals[i*k:(i+1)*k], p.Policy)
+	}
+	return statusOK
+}
+
+//export yg_run_string
+func yg_run_string(handle C.int64_t, what C.int32_t, buf *C.char, capacity C.int32_t, length *C.int32_t) (st C.int32_t) {
+	defer guard(&st)
+	r, err := lookupRun(int64(handle))
+	if err != nil {
+		return fail(err)
+	}
+	s, err := r.str(int(what))
+	if err != nil {
+		return fail(err)
+	}
+	return copyString(s, buf, capacity, length)
+}
+
+//export yg_run_jobs
+func yg_run_jobs(handle C.int64_t, out *C.yg_job, n C.int64_t) (st C.int32_t) {
+	defer guard(&st)
+	r, err := lookupRun(int64(handle))
+	if err != nil {
+		return fail(err)
+	}
+	if out == nil || int(n) != len(r.jobs) {
+		return failf("yg_run_jobs: out must hold the run's %d jobs, got n = %d", len(r.jobs), n)
+	}
+	rows := unsafe.Slice(out, int(n))
+	for i, j := range r.jobs {
+		done := j.State != sim.JobWaiting && j.State != sim.JobFuture
+		rows[i] = C.yg_job{id: C.int64_t(j.ID), state: C.int32_t(j.State), tasks: C.int32_t(j.Tasks),
+			submit_s: C.double(secsOr(j.SubmitMs, true)), admit_s: C.double(secsOr(j.AdmitMs, done)),
+			start_s: C.double(secsOr(j.StartMs, j.StartMs >= 0)), finish_s: C.double(secsOr(j.FinishMs, j.FinishMs >= 0)),
+			goal_s: C.double(secsOr(j.GoalMs, j.GoalMs > 0))}
+	}
+	return statusOK
+}
+
+//export yg_run_tasks
+func yg_run_tasks(handle C.int64_t, out *C.yg_task, n C.int64_t) (st C.int32_t) {
+	defer guard(&st)
+	r, err := lookupRun(int64(handle))
+	if err != nil {
+		return fail(err)
+	}
+	if int(n) != len(r.tasks) || (out == nil && n > 0) {
+		return failf("yg_run_tasks: out must hold the run's %d task attempts, got n = %d", len(r.tasks), n)
+	}
+	if n == 0 {
+		return statusOK
+	}
+	rows := unsafe.Slice(out, int(n))
+	for i, t := range r.tasks {
+		rows[i] = C.yg_task{job: C.int32_t(t.Job), stage: C.int32_t(t.Stage), index: C.int32_t(t.Index), attempt: C.int32_t(t.Attempt),
+			node: C.int32_t(t.Node), kind: C.int8_t(t.Kind), container: C.int8_t(t.Container), locality: C.int8_t(t.Locality),
+			outcome: C.int8_t(t.Outcome), start_s: C.double(float64(t.StartMs) / 1000), end_s: C.double(float64(t.EndMs) / 1000)}
+	}
+	return statusOK
+}
+
+//export yg_evaluate
+func yg_evaluate(configJSON *C.char, returns *C.double, n C.int32_t) (st C.int32_t) {
+	defer guard(&st)
+	if configJSON == nil || returns == nil {
+		return failf("yg_evaluate: config_json and returns must not be NULL")
+	}
+	rets, err := evaluate(C.GoString(configJSON))
+	if err != nil {
+		return fail(err)
+	}
+	if int(n) != len(rets) {
+		return failf("yg_evaluate: returns holds %d values, the config has %d seeds", n, len(rets))
+	}
+	copy(slice[float64](unsafe.Pointer(returns), int(n)), rets)
 	return statusOK
 }

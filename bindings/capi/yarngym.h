@@ -24,8 +24,9 @@
  * A batch is N independent environments built from one JSON config with
  * the fields of Go's env.Config:
  *   {"scenario": "quick", "sets": ["KEY=VALUE"], "policy": "fair",
- *    "controlled": ["max_am_share"], "control_interval_s": 60,
- *    "max_steps": 0, "reward": {"slowdown": 1}}
+ *    "controlled": ["max_am_share"], "bounds": {"max_am_share": [0, 1]},
+ *    "control_interval_s": 60, "horizon_s": 3600, "max_steps": 0,
+ *    "reward": {"slowdown": 1}}
  * (see yarngym/env's package doc for the observation features, the action
  * and the reward objectives). Buffers are flat, env-major: env i's
  * observation is obs[i*obs_dim .. (i+1)*obs_dim), its action
@@ -41,7 +42,7 @@ extern "C" {
 #endif
 
 /* The version of this ABI. A client checks yg_abi_version against it. */
-#define YG_ABI_VERSION 1
+#define YG_ABI_VERSION 2
 
 /* Status codes. */
 #define YG_OK 0
@@ -58,6 +59,62 @@ extern "C" {
 #define YG_STR_ACTIONS 1  /* controlled parameter names, act_dim lines */
 #define YG_STR_INFO 2     /* info scalar names, info_dim lines */
 #define YG_STR_CONFIG 3   /* the config with defaults filled in, JSON */
+
+/* What yg_registry returns, as JSON. */
+#define YG_REG_TASKS 0      /* the tuning tasks: id, gym_id, env config, seeds, default, grid, action box */
+#define YG_REG_BASELINES 1  /* each task's saved baselines table: {"ID": {...}} */
+#define YG_REG_POLICIES 2   /* policies: name, doc, params (name, range, default, integer), state */
+#define YG_REG_SCENARIOS 3  /* built-in scenarios: name, paper, policy, description */
+#define YG_REG_OBJECTIVES 4 /* reward objectives: name, stall_safe */
+
+/* What yg_run_string returns, as JSON. */
+#define YG_RUN_SUMMARY 0     /* the run's summary, as yarngym run's summary.json */
+#define YG_RUN_JOB_STRINGS 1 /* {"name": [...], "app": [...], "framework": [...], "queue": [...]}, one per job */
+#define YG_RUN_ENUMS 2       /* the names of yg_job.state and yg_task's kind, container, locality, outcome codes */
+#define YG_RUN_STATE_NAMES 3 /* the policy's state variables, the columns of yg_run_state */
+
+/* One job of a finished run (yg_run_jobs), as a row of yarngym run's jobs.csv. */
+typedef struct {
+	int64_t id;
+	int32_t state; /* an index into YG_RUN_ENUMS "state" */
+	int32_t tasks;
+	double submit_s;
+	double admit_s;  /* NaN if never admitted */
+	double start_s;  /* NaN if no container ever started */
+	double finish_s; /* NaN if unfinished */
+	double goal_s;   /* NaN without a completion-time goal */
+} yg_job;
+
+/* One task attempt of a finished run (yg_run_tasks), as a row of tasks.csv. */
+typedef struct {
+	int32_t job;
+	int32_t stage; /* -1 for an ApplicationMaster */
+	int32_t index;
+	int32_t attempt;
+	int32_t node;
+	int8_t kind;      /* YG_RUN_ENUMS "kind" */
+	int8_t container; /* YG_RUN_ENUMS "container" */
+	int8_t locality;  /* YG_RUN_ENUMS "locality" */
+	int8_t outcome;   /* YG_RUN_ENUMS "outcome" */
+	double start_s;
+	double end_s;
+} yg_task;
+
+/* One timeline sample of a finished run (yg_run_timeline; "timeline_s" > 0). */
+typedef struct {
+	double t_s;
+	double vcores_guaranteed;
+	double vcores_opportunistic;
+	double cpu_used;        /* CPU actually consumed, capped per node at its cores */
+	double mem_mb_reserved; /* held by all containers */
+	double mem_mb_used;     /* actual demand */
+	int32_t containers_guaranteed;
+	int32_t containers_opportunistic;
+	int32_t pending_tasks;
+	int32_t waiting_jobs;
+	int32_t running_jobs;
+	int32_t _pad;
+} yg_sample;
 
 /* The ABI version: *version = YG_ABI_VERSION of the library. */
 int32_t yg_abi_version(int32_t *version);
@@ -76,6 +133,14 @@ int32_t yg_last_error(char *buf, int32_t cap, int32_t *len);
  * only reads it. A batch's worker count is fixed when it is created.
  */
 int32_t yg_set_threads(int32_t n, int32_t *previous);
+
+/*
+ * One of the Go registries (YG_REG_*) as JSON, the one source of these
+ * tables for every binding. *len is set to its length in bytes without the
+ * NUL; at most cap-1 bytes are copied into buf, NUL-terminated. Call with
+ * cap 0 to learn the length.
+ */
+int32_t yg_registry(int32_t what, char *buf, int32_t cap, int32_t *len);
 
 /*
  * Creates a batch of n >= 1 environments from config_json (read-only,
@@ -125,17 +190,60 @@ int32_t yg_batch_reset(int64_t handle, uint64_t *seeds, uint8_t *mask, float *ob
  * be NULL; other rows are left alone), is reset at once with the seed
  * derived from its episode seed, and its new episode's first observation
  * goes to obs; its reward, flags and info are those of the ending step.
- * With YG_FLAG_NO_AUTORESET the envs are stepped in turn on the calling
- * thread, an ended env is left as it is, final_obs is not written, and
- * stepping it again is an error until it is reset.
+ * With YG_FLAG_NO_AUTORESET an ended env is left as it is, final_obs is not
+ * written, and stepping it again is an error until it is reset.
  *
- * On an error, the outputs may be partly written.
+ * Every env's action (and, without autoreset, that no env has ended) is
+ * checked before any env steps: on such an error nothing was stepped. On a
+ * later error (inside an env's step) the outputs may be partly written.
  */
 int32_t yg_batch_step(int64_t handle, double *actions, float *obs, double *rewards, uint8_t *terminated,
                       uint8_t *truncated, float *final_obs, double *info);
 
 /* The current episode seed of each environment (n values). */
 int32_t yg_batch_seeds(int64_t handle, uint64_t *seeds);
+
+/*
+ * Runs a scenario to its end, as `yarngym run` does, from config_json
+ * (read-only): {"scenario": "quick", "sets": ["KEY=VALUE"], "policy": "fair",
+ * "seed": 1, "controller": "model.json", "record_tasks": true,
+ * "timeline_s": 0}; only scenario is required. *handle is the finished
+ * run's handle (from the same sequence as batch handles, never reused).
+ */
+int32_t yg_run_new(char *config_json, int64_t *handle);
+
+/* Frees a run. Freeing twice, or an unknown handle, returns YG_OK. */
+int32_t yg_run_free(int64_t handle);
+
+/* The run's numbers of jobs, recorded task attempts, timeline samples and
+ * policy state variables (any may be NULL). */
+int32_t yg_run_counts(int64_t handle, int64_t *jobs, int64_t *tasks, int64_t *samples, int64_t *state_vars);
+
+/* A text property of the run (YG_RUN_*), as yg_batch_string. */
+int32_t yg_run_string(int64_t handle, int32_t what, char *buf, int32_t cap, int32_t *len);
+
+/* Writes the run's jobs into out (n must be the job count), in job order. */
+int32_t yg_run_jobs(int64_t handle, yg_job *out, int64_t n);
+
+/*
+ * Plays a task's static action or trained model on the given seeds, one
+ * episode each, and writes their returns into returns (n = the number of
+ * seeds), from config_json (read-only): {"task": "AutoAdmin-v0", "action":
+ * [1.5] or "model": "model.json", "seeds": [1000, 1001], "workers": 0}. The
+ * black-box tuners score candidates this way (paired: the same seeds).
+ */
+int32_t yg_evaluate(char *config_json, double *returns, int32_t n);
+
+/* Writes the run's task attempts into out (n must be the count), ordered by
+ * job, stage, index and attempt as in tasks.csv. */
+int32_t yg_run_tasks(int64_t handle, yg_task *out, int64_t n);
+
+/* Writes the run's timeline samples into out (n must be the sample count). */
+int32_t yg_run_timeline(int64_t handle, yg_sample *out, int64_t n);
+
+/* Writes the policy's state at each sample into out, row-major: samples x
+ * state variables (n must be their product; names: YG_RUN_STATE_NAMES). */
+int32_t yg_run_state(int64_t handle, double *out, int64_t n);
 
 #ifdef __cplusplus
 }

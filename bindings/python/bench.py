@@ -2,7 +2,8 @@
 
     .venv/bin/python bindings/python/bench.py [--seconds 2] [--intervals 60,1] [--no-go]
 
-Measures, on scenario "quick" with resets included whenever an episode ends:
+Measures, on scenario "quick" with resets included whenever an episode ends
+(and, last, every registered task with random actions):
   - Go only: `go test ./env -bench` (Env.Step and Batch.Step, 60 s steps);
   - raw C ABI: NativeBatch.step on one env in a loop (cffi call + Go);
   - Python single env: yarngym.ClusterEnv.step;
@@ -98,6 +99,24 @@ def bench_vector(venv, n: int, seconds: float) -> float:
     return r
 
 
+def bench_task(env_id: str, n: int, seconds: float) -> float:
+    """A registered task's native vector env with random actions (what a
+    learner sees): env steps per second."""
+    venv = gym.make_vec(env_id, num_envs=n)
+    venv.reset(seed=1)
+    rng = np.random.default_rng(0)
+    acts = rng.uniform(-1, 1, size=(64,) + venv.action_space.shape).astype(np.float32)
+
+    def run():
+        for k in range(10):
+            venv.step(acts[k % 64])
+        return 10 * n
+
+    r = rate(run, seconds)
+    venv.close()
+    return r
+
+
 def go_bench(seconds: float) -> list[tuple[str, float]]:
     cmd = ["go", "test", "./env", "-run", "^$", "-bench", "^(BenchmarkEnvStep|BenchmarkBatchStep)$", "-benchtime", f"{seconds}s"]
     try:
@@ -118,6 +137,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     ap.add_argument("--intervals", default="60,1", help="control intervals (simulated s), comma-separated")
     ap.add_argument("--no-go", action="store_true", help="skip the Go benchmark")
+    ap.add_argument("--no-tasks", action="store_true", help="skip the registered tasks")
     args = ap.parse_args()
 
     print(f"yarngym bench: scenario quick, {os.cpu_count()} CPUs, Go threads = workers = default")
@@ -155,6 +175,12 @@ def main() -> None:
         d = dict(rows)
         for n in (8, 64):
             print(f"  native / SyncVectorEnv at N={n}: {d[f'VectorClusterEnv N={n}'] / d[f'SyncVectorEnv N={n}']:.1f}x")
+
+    if not args.no_tasks:
+        print("\nregistered tasks, native vector env N=8, random actions (episodes reset as they end):")
+        for env_id in sorted(yarngym.TASKS):
+            r = bench_task(env_id, 8, args.seconds)
+            print(f"  {env_id:28s} {r:12,.0f} env steps/s  ({1e6 / r:8.1f} us/step)")
 
 
 if __name__ == "__main__":

@@ -1,38 +1,42 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"yarngym/benchmarks/report"
 	"yarngym/benchmarks/suite"
+	"yarngym/env/scenario"
 )
 
 // cmdBench runs a suite: yarngym bench SUITE [--seeds N] [--out DIR] [--parallel K] [--timeline S].
 func cmdBench(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	seeds := fs.Int("seeds", 3, "seeds per (scenario, policy): 1..N")
-	out := fs.String("out", "", "results folder (default out/bench/SUITE)")
-	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "runs at once")
-	timeline := fs.Float64("timeline", 1, "timeline sampling interval, simulated seconds")
-	pos, flags := splitArgs(args, map[string]bool{"seeds": true, "out": true, "parallel": true, "timeline": true})
-	if err := fs.Parse(flags); err != nil {
-		return usagef("bench: %v", err)
+	c := newCommand("bench", "SUITE", "Runs every (scenario, policy, seed) of a suite and its papers' reproductions, and writes\n"+
+		"runs.csv, jobs.csv, timeline.csv, policy_state.csv, summary.json and report.html to --out. Suites:\n"+
+		strings.TrimRight(suite.Describe(), "\n"),
+		`yarngym bench quick --seeds 3 --out out/q`)
+	seeds := c.fs.Int("seeds", 3, "seeds per (scenario, policy): 1..`N`")
+	out := c.fs.String("out", "", "results `DIR` (default out/bench/SUITE)")
+	parallel := c.fs.Int("parallel", runtime.GOMAXPROCS(0), "`K` runs at once")
+	timeline := c.fs.Float64("timeline", 1, "timeline sampling interval, simulated `SECONDS`")
+	pos, err := c.parse(args, stdout)
+	if err != nil {
+		return err
 	}
 	if len(pos) != 1 {
 		return usagef("bench takes one suite:\n%s", suite.Describe())
 	}
 	s, ok := suite.Lookup(pos[0])
 	if !ok {
-		return usagef("bench: unknown suite %q; suites:\n%s", pos[0], suite.Describe())
+		return usagef("bench: unknown suite %q%s. Suites:\n%s", pos[0], scenario.DidYouMean(pos[0], suite.Names()), suite.Describe())
 	}
 	if *seeds < 1 || *parallel < 1 || !(*timeline > 0) {
 		return usagef("bench: --seeds and --parallel must be at least 1, --timeline above 0")
@@ -63,8 +67,12 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 
 // cmdReport rebuilds report.html from a results folder.
 func cmdReport(args []string, stdout io.Writer) error {
-	pos, flags := splitArgs(args, nil)
-	if len(flags) > 0 || len(pos) != 1 {
+	c := newCommand("report", "RESULTS_DIR", "Rebuilds report.html from a results folder written by 'yarngym bench'.", "yarngym report out/q")
+	pos, err := c.parse(args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
 		return usagef("report takes one results folder (written by 'yarngym bench')")
 	}
 	if _, err := os.Stat(filepath.Join(pos[0], suite.SummaryFile)); err != nil {
@@ -85,9 +93,9 @@ func printBench(w io.Writer, res *suite.Results) {
 	fmt.Fprintln(tw, "SCENARIO\tPOLICY\tMEAN JCT (s)\tMAKESPAN (s)\tSTUCK\tKILLED\tWASTED (s)\tVCORES USED/RESERVED")
 	for _, a := range res.Aggregates {
 		m := a.Metrics
-		fmt.Fprintf(tw, "%s\t%s\t%.1f ± %.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f / %.1f\n", a.Scenario, a.Variant,
-			m["mean_completion_s"].Mean, m["mean_completion_s"].SD, m["makespan_s"].Mean, m["jobs_stuck"].Mean,
-			m["tasks_killed"].Mean, m["wasted_work_s"].Mean, m["vcores_used_mean"].Mean, m["vcores_reserved_mean"].Mean)
+		fmt.Fprintf(tw, "%s\t%s\t%.1f ± %.1f\t%.1f\t%s\t%s\t%.1f\t%.1f / %.1f\n", a.Scenario, a.Variant,
+			m["mean_completion_s"].Mean, m["mean_completion_s"].SD, m["makespan_s"].Mean, countMean(m["jobs_stuck"].Mean),
+			countMean(m["tasks_killed"].Mean), m["wasted_work_s"].Mean, m["vcores_used_mean"].Mean, m["vcores_reserved_mean"].Mean)
 	}
 	tw.Flush()
 	for _, p := range res.Papers {
@@ -102,6 +110,16 @@ func printBench(w io.Writer, res *suite.Results) {
 	}
 }
 
+// countMean formats a mean of counts over seeds: a whole number as one
+// (0, not 0.0), else with up to 2 decimals.
+func countMean(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	s := strconv.FormatFloat(x, 'f', 2, 64)
+	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
+}
+
 // progress shows a bar on a terminal and plain lines otherwise.
 type progress struct {
 	w    io.Writer
@@ -110,13 +128,7 @@ type progress struct {
 }
 
 func newProgress(w io.Writer) *progress {
-	p := &progress{w: w}
-	if f, ok := w.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			p.tty = true
-		}
-	}
-	return p
+	return &progress{w: w, tty: isTerminal(w)}
 }
 
 func (p *progress) update(done, total int, what string) {

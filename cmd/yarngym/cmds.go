@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -27,28 +26,37 @@ func isInputError(err error) bool {
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	policy := fs.String("policy", "", "policy name (overrides the scenario's)")
+	c := newCommand("run", "SCENARIO", `Runs one scenario and prints its summary. SCENARIO is a built-in scenario
+(see 'yarngym scenarios') or a TOML file. --set NAME=VALUE sets a policy
+parameter (see 'yarngym policies'); --set a.b.c=VALUE sets a key of the
+scenario file (arrays of tables by index: cluster.nodes.0.vcores=8).
+Exit status: 0 success (stuck jobs are a result), 2 bad input, 1 run failure.`,
+		`yarngym run quick --seed 2 --set max_am_share=0.3 --set workload.jobs.0.count=5 --out out/quick`)
+	policy := c.fs.String("policy", "", "policy `NAME` (overrides the scenario's)")
 	var sets multiFlag
-	fs.Var(&sets, "set", "key=value override (repeatable)")
-	seed := fs.Uint64("seed", 0, "random seed (default: the scenario's)")
-	out := fs.String("out", "", "directory for summary.json, jobs.csv, tasks.csv")
-	format := fs.String("format", "table", "table or json")
-	pos, flags := splitArgs(args, map[string]bool{"policy": true, "set": true, "seed": true, "out": true, "format": true})
-	if err := fs.Parse(flags); err != nil {
-		return usagef("run: %v", err)
+	c.fs.Var(&sets, "set", "`KEY=VALUE` override of a policy parameter or a scenario key (repeatable)")
+	seed := c.fs.Uint64("seed", 0, "random `SEED` (default: the scenario's)")
+	out := c.fs.String("out", "", "`DIR` to write summary.json, jobs.csv and tasks.csv to")
+	format := c.fs.String("format", "table", "output `FORMAT`: table or json")
+	showProgress := c.fs.Bool("progress", false, "show the run's progress on stderr (simulated time, jobs done, events/s); on by itself when stderr is a terminal")
+	controller := c.fs.String("controller", "", "a trained `MODEL` (model.json or its folder, from yarngym learn) that sets the policy's parameters every control interval")
+	pos, err := c.parse(args, stdout)
+	if err != nil {
+		return err
 	}
 	if len(pos) != 1 {
-		return usagef("run takes one SCENARIO, got %d arguments\n%s", len(pos), usage)
+		return usagef("run takes one SCENARIO, got %d arguments (see 'yarngym run --help')", len(pos))
 	}
 	if *format != "table" && *format != "json" {
 		return usagef("run: --format %q is not table or json", *format)
 	}
-	opts := runner.Options{Scenario: pos[0], Sets: sets, Policy: *policy, RecordTasks: *out != ""}
-	seedSet := false
-	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
-	if seedSet {
+	opts := runner.Options{Scenario: pos[0], Sets: sets, Policy: *policy, RecordTasks: *out != "", Controller: *controller,
+		Warn: func(msg string) { fmt.Fprintf(stderr, "warning: %s\n", msg) }}
+	if tty := isTerminal(stderr); tty || *showProgress {
+		p := &runProgress{w: stderr, tty: tty, forced: *showProgress}
+		opts.Progress = p.update
+	}
+	if c.set("seed") {
 		opts.Seed = seed
 	}
 	res, err := runner.Run(opts)
@@ -81,10 +89,22 @@ func printTable(w io.Writer, s runner.SummaryJSON) {
 	row("scenario", s.Scenario)
 	row("policy", s.Policy)
 	row("seed", s.Seed)
-	row("makespan_s", s.MakespanS)
+	switch {
+	case s.Truncated:
+		row("truncated", fmt.Sprintf("at %v s (run.max_s reached): %d of %d jobs unfinished", s.EndS, s.JobsUnfinished,
+			s.JobsCompleted+s.JobsStuck+s.JobsUnfinished))
+		if s.JobsCompleted == 0 {
+			row("makespan_s", fmt.Sprintf("n/a (truncated at %v s before any job finished)", s.EndS))
+		} else {
+			row("makespan_s", fmt.Sprintf("%v (of the %d jobs finished; truncated at %v s)", s.MakespanS, s.JobsCompleted, s.EndS))
+		}
+	default:
+		row("makespan_s", s.MakespanS)
+	}
 	row("mean_wait_s", fmt.Sprintf("%.2f", s.MeanWaitS))
 	row("mean_completion_s", fmt.Sprintf("%.2f", s.MeanCompletionS))
 	row("jobs completed / stuck / unfinished", fmt.Sprintf("%d / %d / %d", s.JobsCompleted, s.JobsStuck, s.JobsUnfinished))
+	row("tasks finished / total", fmt.Sprintf("%d / %d", s.TasksFinished, s.Tasks))
 	row("tasks_killed", s.TasksKilled)
 	row("wasted_work_s", s.WastedWorkS)
 	row("vcores reserved / used (mean)", fmt.Sprintf("%.1f / %.1f", s.VCoresReservedMean, s.VCoresUsedMean))
@@ -98,7 +118,12 @@ func printTable(w io.Writer, s runner.SummaryJSON) {
 }
 
 func cmdScenarios(args []string, w io.Writer) error {
-	if len(args) > 0 {
+	c := newCommand("scenarios", "", "Lists the built-in scenarios (name, paper, policy, description) and the workload generators.", "yarngym scenarios")
+	pos, err := c.parse(args, w)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
 		return usagef("scenarios takes no arguments")
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -121,7 +146,12 @@ func cmdScenarios(args []string, w io.Writer) error {
 }
 
 func cmdPolicies(args []string, w io.Writer) error {
-	if len(args) > 0 {
+	c := newCommand("policies", "", "Lists the policies with their parameters (default, range, meaning, source) and state variables.", "yarngym policies")
+	pos, err := c.parse(args, w)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
 		return usagef("policies takes no arguments")
 	}
 	for _, in := range policies.All() {

@@ -1,12 +1,18 @@
 // Command yarngym runs yarngym's scenarios and lists what it has.
 //
-//	yarngym run SCENARIO [--policy NAME] [--set key=value ...] [--seed N] [--out DIR] [--format table|json]
+//	yarngym run SCENARIO [--policy NAME] [--set key=value ...] [--seed N] [--out DIR] [--format table|json] [--progress] [--controller MODEL]
 //	yarngym repro PAPER [--seeds N] [--format table|json] [--parallel K]
 //	yarngym bench SUITE [--seeds N] [--out DIR] [--parallel K] [--timeline S]
 //	yarngym report RESULTS_DIR
 //	yarngym scenarios
 //	yarngym policies
+//	yarngym tasks [--format table|json]
+//	yarngym baselines TASK|all [--workers K] [--write DIR] [--grid] [--format table|json]
+//	yarngym learn TASK[,TASK...]|all [--algo grid|random|cmaes|ppo[,...]] [--budget N|ALGO=N,...] [--seed S] [--out DIR]
+//	yarngym evaluate TASK --model DIR
 //
+// 'yarngym COMMAND --help' prints a command's flags and an example (see
+// command in flags.go: a new subcommand parses its flags through one).
 // SCENARIO is a built-in scenario name or a TOML file. Exit status: 0 on
 // success (a run that ends with stuck jobs reports them and still succeeds),
 // 2 on bad input, 1 when the run itself fails.
@@ -14,6 +20,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -28,12 +35,16 @@ func (e *usageError) Error() string { return e.msg }
 func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
 
 const usage = `usage:
-  yarngym run SCENARIO [--policy NAME] [--set key=value ...] [--seed N] [--out DIR] [--format table|json]
+  yarngym run SCENARIO [--policy NAME] [--set key=value ...] [--seed N] [--out DIR] [--format table|json] [--progress] [--controller MODEL]
   yarngym repro PAPER [--seeds N] [--format table|json] [--parallel K]
   yarngym bench SUITE [--seeds N] [--out DIR] [--parallel K] [--timeline S]
   yarngym report RESULTS_DIR
   yarngym scenarios
   yarngym policies
+  yarngym tasks [--format table|json]
+  yarngym baselines TASK|all [--workers K] [--write DIR] [--grid] [--format table|json]
+  yarngym learn TASK[,TASK...]|all [--algo grid|random|cmaes|ppo[,...]] [--budget N|ALGO=N,...] [--seed S] [--out DIR]
+  yarngym evaluate TASK --model DIR
 
 SCENARIO is a built-in scenario (see 'yarngym scenarios') or a TOML file.
 --set NAME=VALUE sets a policy parameter (see 'yarngym policies');
@@ -41,6 +52,7 @@ SCENARIO is a built-in scenario (see 'yarngym scenarios') or a TOML file.
 bench runs every (scenario, policy, seed) of a suite (quick, papers, opera, dress,
 autoadmin, ikayak, ras) and writes CSV, summary.json and report.html to --out
 (default out/bench/SUITE); report rebuilds report.html from such a folder.
+'yarngym COMMAND --help' lists a command's flags with an example.
 `
 
 func main() {
@@ -73,13 +85,24 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		err = cmdScenarios(args[1:], stdout)
 	case "policies":
 		err = cmdPolicies(args[1:], stdout)
+	case "tasks":
+		err = cmdTasks(args[1:], stdout)
+	case "baselines":
+		err = cmdBaselines(args[1:], stdout, stderr)
+	case "learn":
+		err = cmdLearn(args[1:], stdout, stderr)
+	case "evaluate":
+		err = cmdEvaluate(args[1:], stdout)
 	case "help", "-h", "--help":
+		if len(args) > 1 { // yarngym help CMD is yarngym CMD --help
+			return run([]string{args[1], "--help"}, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usagef("unknown command %q\n%s", args[0], usage)
+		err = usagef("unknown command %q%s\n%s", args[0], nearestCommand(args[0]), usage)
 	}
-	if err == nil {
+	if err == nil || errors.Is(err, flag.ErrHelp) { // a command's --help printed its help
 		return 0
 	}
 	fmt.Fprintf(stderr, "yarngym: %v\n", err)

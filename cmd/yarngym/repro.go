@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"runtime"
@@ -9,24 +8,28 @@ import (
 
 	"yarngym/benchmarks/repro"
 	_ "yarngym/benchmarks/repro/all" // registers every paper
+	"yarngym/env/scenario"
 )
 
 func cmdRepro(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("repro", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	seeds := fs.Int("seeds", 3, "seeds per experiment (1..N)")
-	format := fs.String("format", "table", "table or json")
-	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "runs at once")
-	pos, flags := splitArgs(args, map[string]bool{"seeds": true, "format": true, "parallel": true})
-	if err := fs.Parse(flags); err != nil {
-		return usagef("repro: %v", err)
+	c := newCommand("repro", "PAPER", "Runs a paper's experiments over seeds and prints each figure the paper reports beside the\n"+
+		"simulated mean ± SD and its 95 % interval (changes paired seed by seed), marks each row held (✓) or\n"+
+		"not (✗) by the tolerance rule, and ends with a line counting the headline claims held.\n"+
+		fmt.Sprintf("A claim needs at least %d seeds. Papers: ", repro.MinClaimSeeds)+strings.Join(repro.Names(), ", ")+".",
+		`yarngym repro opera --seeds 10 --parallel 2 --format json`)
+	seeds := c.fs.Int("seeds", repro.MinClaimSeeds, "seeds per experiment: 1..`N`")
+	format := c.fs.String("format", "table", "output `FORMAT`: table or json")
+	parallel := c.fs.Int("parallel", runtime.GOMAXPROCS(0), "`K` runs at once")
+	pos, err := c.parse(args, stdout)
+	if err != nil {
+		return err
 	}
 	if len(pos) != 1 {
 		return usagef("repro takes one paper: %s", strings.Join(repro.Names(), ", "))
 	}
 	p, ok := repro.Lookup(pos[0])
 	if !ok {
-		return usagef("repro: unknown paper %q (known: %s)", pos[0], strings.Join(repro.Names(), ", "))
+		return usagef("repro: unknown paper %q%s (known: %s)", pos[0], scenario.DidYouMean(pos[0], repro.Names()), strings.Join(repro.Names(), ", "))
 	}
 	if *seeds < 1 || *parallel < 1 {
 		return usagef("repro: --seeds and --parallel must be at least 1")

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"time"
 
 	"yarngym/env/scenario"
 	"yarngym/env/sim"
+	"yarngym/learn"
 )
 
 // Options selects what to run.
@@ -26,7 +28,39 @@ type Options struct {
 	AfterEvent func(*sim.Sim)
 	// EveryHeartbeat is passed to the engine (sim.Config.EveryHeartbeat).
 	EveryHeartbeat bool
+	// Controller is a trained model (model.json or its folder) that sets
+	// the policy's parameters every control interval; it overrides the
+	// scenario's [controller] model.
+	Controller string
+	// Model is a trained controller already loaded; it overrides Controller.
+	Model *learn.Model
+	// Warn, if set, is told the scenario's warnings as soon as they are
+	// known (scenario.LoadOptions.Warn), before it is built.
+	Warn func(msg string)
+	// Progress, if set, is called during the run and once at its end. The
+	// engine then runs in slices of simulated time (sim.RunUntil), paced by
+	// the wall clock to about SliceWall each; the results are the same
+	// bytes as without (TestProgressSameResults).
+	Progress func(Progress)
+	// SliceS fixes the slices' simulated length instead (tests).
+	SliceS float64
 }
+
+// Progress is how far a run is.
+type Progress struct {
+	NowS     float64       // simulated time reached
+	MaxS     float64       // run.max_s (0: none)
+	JobsDone int           // jobs finished
+	Jobs     int           // jobs in the run
+	Events   int64         // events processed
+	Wall     time.Duration // wall time since the engine started
+	Done     bool          // the run has ended (the last call)
+}
+
+// SliceWall is the wall time a slice of the run aims at when Progress is
+// set: the slice's simulated length doubles while slices take less than
+// half of it and halves while they take more than twice it.
+const SliceWall = 250 * time.Millisecond
 
 // Result is a finished run.
 type Result struct {
@@ -40,7 +74,7 @@ type Result struct {
 // Run loads, builds and runs a scenario. Errors from loading and building
 // are *scenario.Error (bad input).
 func Run(o Options) (*Result, error) {
-	sc, err := scenario.Load(o.Scenario, o.Sets)
+	sc, err := scenario.LoadWith(o.Scenario, o.Sets, scenario.LoadOptions{Warn: o.Warn})
 	if err != nil {
 		return nil, err
 	}
@@ -52,6 +86,12 @@ func RunScenario(sc *scenario.Scenario, o Options) (*Result, error) {
 	seed := sc.File.Seed
 	if o.Seed != nil {
 		seed = *o.Seed
+	}
+	if m := o.Controller; o.Model != nil || m != "" || sc.ControllerModel() != "" {
+		if m == "" {
+			m = sc.ControllerModel()
+		}
+		return runControlled(sc, o, o.Model, m, seed)
 	}
 	cfg, err := sc.Build(seed, o.Policy)
 	if err != nil {
@@ -65,10 +105,65 @@ func RunScenario(sc *scenario.Scenario, o Options) (*Result, error) {
 	cfg.EveryHeartbeat = o.EveryHeartbeat
 	s, err := sim.New(cfg)
 	if err != nil {
-		return nil, &scenario.Error{Source: sc.Source, Key: "workload", Reason: err.Error()}
+		return nil, &scenario.Error{Source: sc.Origin(), Key: "workload", Reason: err.Error()}
 	}
-	sum := s.Run()
+	var sum sim.Summary
+	if o.Progress == nil {
+		sum = s.Run()
+	} else {
+		sum = runSliced(s, cfg, o)
+	}
 	return &Result{Scenario: sc.File.Name, Policy: cfg.Policy.Name, Seed: seed, Sim: s, Summary: sum}, nil
+}
+
+// runSliced runs s to its end in slices of simulated time, telling
+// o.Progress after each. Only the pace of the calls depends on the wall
+// clock: RunUntil's slices end between events, so the run processes the
+// same events in the same order as s.Run.
+func runSliced(s *sim.Sim, cfg sim.Config, o Options) sim.Summary {
+	start := time.Now()
+	slice := sim.Ms(sim.MsPerS) // 1 simulated second to begin with
+	if o.SliceS > 0 {
+		slice = max(sim.Ms(o.SliceS*1000), 1)
+	}
+	report := func(done bool) {
+		n := 0
+		for _, j := range s.Jobs {
+			if j.State == sim.JobDone {
+				n++
+			}
+		}
+		o.Progress(Progress{NowS: secs(s.Now()), MaxS: secs(cfg.MaxMs), JobsDone: n, Jobs: len(s.Jobs),
+			Events: s.Stats().Events, Wall: time.Since(start), Done: done})
+	}
+	for {
+		t0 := time.Now()
+		until := s.Now() + slice
+		switch {
+		case until < s.Now(): // overflow: run to the end
+			until = math.MaxInt64
+		case cfg.MaxMs > 0 && s.Now() >= cfg.MaxMs:
+			// Only events at max_s are left before the run is truncated:
+			// a slice past it would leave the clock after max_s for a call.
+			until = math.MaxInt64
+		case cfg.MaxMs > 0 && until > cfg.MaxMs:
+			until = cfg.MaxMs
+		}
+		if s.RunUntil(until) {
+			break
+		}
+		if o.SliceS <= 0 {
+			switch took := time.Since(t0); {
+			case took < SliceWall/2 && slice < math.MaxInt64/4:
+				slice *= 2
+			case took > 2*SliceWall && slice > 1:
+				slice /= 2
+			}
+		}
+		report(false)
+	}
+	report(true)
+	return s.Summary()
 }
 
 // SummaryJSON is the JSON summary of a run (field order is the output order).
@@ -83,6 +178,8 @@ type SummaryJSON struct {
 	JobsStuck            int                `json:"jobs_stuck"`
 	JobsUnfinished       int                `json:"jobs_unfinished"`
 	StuckJobs            []string           `json:"stuck_jobs"`
+	Tasks                int                `json:"tasks"`          // tasks of the jobs, AMs not counted
+	TasksFinished        int64              `json:"tasks_finished"` // of Tasks, finished by the end
 	TasksKilled          int64              `json:"tasks_killed"`
 	WastedWorkS          float64            `json:"wasted_work_s"`
 	ReducersPreempted    int64              `json:"reducers_preempted"`
@@ -122,7 +219,11 @@ func (r *Result) JSON() SummaryJSON {
 		if j.State == sim.JobStuck {
 			out.StuckJobs = append(out.StuckJobs, j.Spec.Name)
 		}
+		for _, st := range j.Stages {
+			out.Tasks += len(st.Tasks)
+		}
 	}
+	out.TasksFinished = r.Sim.Stats().TasksDone
 	pol := r.Sim.Policy()
 	for _, p := range pol.Params.List() {
 		out.Params[p.Name] = *p.Value
@@ -153,9 +254,9 @@ func (r *Result) JobsCSV() [][]string {
 	return rows
 }
 
-// TasksCSV returns the per-attempt table (empty body unless RecordTasks).
-func (r *Result) TasksCSV() [][]string {
-	rows := [][]string{{"job", "kind", "stage", "index", "attempt", "node", "container", "locality", "start_s", "end_s", "outcome"}}
+// SortedTaskRecords returns the run's task attempts ordered by job, stage,
+// index and attempt (a copy): the order of tasks.csv.
+func (r *Result) SortedTaskRecords() []sim.TaskRecord {
 	recs := append([]sim.TaskRecord(nil), r.Sim.TaskRecords()...)
 	sort.SliceStable(recs, func(a, b int) bool {
 		x, y := recs[a], recs[b]
@@ -170,7 +271,13 @@ func (r *Result) TasksCSV() [][]string {
 		}
 		return x.Attempt < y.Attempt
 	})
-	for _, t := range recs {
+	return recs
+}
+
+// TasksCSV returns the per-attempt table (empty body unless RecordTasks).
+func (r *Result) TasksCSV() [][]string {
+	rows := [][]string{{"job", "kind", "stage", "index", "attempt", "node", "container", "locality", "start_s", "end_s", "outcome"}}
+	for _, t := range r.SortedTaskRecords() {
 		rows = append(rows, []string{fmt.Sprint(t.Job), t.Kind.String(), fmt.Sprint(t.Stage), fmt.Sprint(t.Index), fmt.Sprint(t.Attempt),
 			fmt.Sprint(t.Node), t.Container.String(), t.Locality.String(), ff(secs(t.StartMs)), ff(secs(t.EndMs)), t.Outcome.String()})
 	}

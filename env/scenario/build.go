@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,7 +21,7 @@ import (
 func (sc *Scenario) validate() error {
 	f := &sc.File
 	bad := func(key, format string, a ...any) error {
-		return &Error{Source: sc.Source, Key: key, Reason: fmt.Sprintf(format, a...)}
+		return &Error{Source: sc.Origin(), Key: key, Reason: fmt.Sprintf(format, a...)}
 	}
 	if len(f.Cluster.Nodes) == 0 {
 		return bad("cluster.nodes", "the cluster needs at least one node group")
@@ -67,6 +68,9 @@ func (sc *Scenario) validate() error {
 	if f.Run.MaxS < 0 || f.Run.StallS < 0 || f.Run.TimelineS < 0 {
 		return bad("run", "max_s, stall_s and timeline_s must not be negative")
 	}
+	if !(f.Run.MemoryLimitGB >= 0) {
+		return bad("run.memory_limit_gb", "must not be negative, got %v", f.Run.MemoryLimitGB)
+	}
 	if f.Policy.Name == "" {
 		return bad("policy.name", "a scenario names its policy")
 	}
@@ -92,12 +96,25 @@ func (sc *Scenario) validate() error {
 			return err
 		}
 	}
+	// Before anything is built: an absurd cluster or job count would take
+	// minutes and all the memory to build.
+	nodes, tasks, sizeKey := sc.explicitSize()
+	// A generator's tasks are counted (and warned of) once it has run.
+	large, err := sc.checkSize(nodes, tasks, sizeKey, f.Workload.Generator == "")
+	if err != nil {
+		return err
+	}
 	if f.Workload.Generator != "" {
 		src, err := sc.compile()
 		if err != nil {
 			return err
 		}
 		sc.source = src
+	} else if large {
+		// The jobs are counted exactly and checked field by field above;
+		// building a large run twice (here and to run it) would double the
+		// wait. The engine still checks it before it runs.
+		return nil
 	}
 	cfg, err := sc.Build(f.Seed, "")
 	if err != nil {
@@ -105,6 +122,14 @@ func (sc *Scenario) validate() error {
 	}
 	if len(cfg.Jobs) == 0 {
 		return bad("workload", "the workload has no jobs")
+	}
+	if f.Workload.Generator != "" { // the generator's tasks are known now
+		if tasks = configTasks(&cfg); tasks*BytesPerTask > nodes*BytesPerNode {
+			sizeKey = "workload.options"
+		}
+		if large, err = sc.checkSize(nodes, tasks, sizeKey, true); err != nil || large {
+			return err // large: as above, the engine checks it before it runs
+		}
 	}
 	// The engine is the final judge of generated jobs (a generator's request
 	// may not fit this cluster): check them now rather than fail mid-study.
@@ -121,13 +146,13 @@ func (sc *Scenario) validate() error {
 func (sc *Scenario) validateJob(i int, j Job, maxCap sim.Res) error {
 	k := fmt.Sprintf("workload.jobs[%d]", i)
 	bad := func(key, format string, a ...any) error {
-		return &Error{Source: sc.Source, Key: key, Reason: fmt.Sprintf(format, a...)}
+		return &Error{Source: sc.Origin(), Key: key, Reason: fmt.Sprintf(format, a...)}
 	}
 	switch {
 	case j.SubmitS < 0:
 		return bad(k+".submit_s", "must not be negative, got %v", j.SubmitS)
-	case j.Count < 0:
-		return bad(k+".count", "must not be negative")
+	case j.Count != nil && *j.Count < 1:
+		return bad(k+".count", "must be at least 1 (omit it for one job), got %d", *j.Count)
 	case j.IntervalS < 0:
 		return bad(k+".interval_s", "must not be negative")
 	case j.GoalS < 0:
@@ -156,8 +181,11 @@ func (sc *Scenario) validateJob(i int, j Job, maxCap sim.Res) error {
 		if len(st.DurationsS) > 0 && st.Tasks != 0 && st.Tasks != len(st.DurationsS) {
 			return bad(sk+".tasks", "%d tasks but %d durations_s", st.Tasks, len(st.DurationsS))
 		}
-		if st.DurationS < 0 || st.DurationSigma < 0 {
-			return bad(sk+".duration_s", "durations must not be negative")
+		if st.DurationS < 0 {
+			return bad(sk+".duration_s", "must not be negative, got %v", st.DurationS)
+		}
+		if st.DurationSigma < 0 {
+			return bad(sk+".duration_sigma", "must not be negative, got %v", st.DurationSigma)
 		}
 		if len(st.DurationsS) == 0 && st.DurationS == 0 {
 			return bad(sk+".duration_s", "must be positive")
@@ -175,7 +203,7 @@ func (sc *Scenario) validateJob(i int, j Job, maxCap sim.Res) error {
 		}
 		if st.Profile != "" {
 			if _, ok := sim.Profiles[st.Profile]; !ok {
-				return bad(sk+".profile", "unknown profile %q (known: %s)", st.Profile, profileNames())
+				return bad(sk+".profile", "unknown profile %q%s (known: %s)", st.Profile, DidYouMean(st.Profile, strings.Split(profileNames(), ", ")), profileNames())
 			}
 		}
 	}
@@ -199,9 +227,16 @@ func (sc *Scenario) policy(name string) (*sim.Policy, error) {
 	for _, q := range f.Policy.Queues {
 		spec.Queues = append(spec.Queues, base.Queue{Name: q.Name, Weight: q.Weight, Capacity: q.Capacity, MaxCapacity: q.MaxCapacity})
 	}
+	var known []string
+	for _, in := range policies.All() {
+		known = append(known, in.Name)
+	}
+	if !slices.Contains(known, name) {
+		return nil, &Error{Source: sc.Origin(), Key: "policy", Reason: fmt.Sprintf("unknown policy %q%s (known: %s)", name, DidYouMean(name, known), strings.Join(known, ", "))}
+	}
 	p, err := policies.New(name, spec)
 	if err != nil {
-		return nil, &Error{Source: sc.Source, Key: "policy", Reason: err.Error()}
+		return nil, &Error{Source: sc.Origin(), Key: "policy", Reason: err.Error()}
 	}
 	names := make([]string, 0, len(f.Policy.Params))
 	for k := range f.Policy.Params {
@@ -213,7 +248,7 @@ func (sc *Scenario) policy(name string) (*sim.Policy, error) {
 			continue // the file's parameters belong to its own policy
 		}
 		if err := p.Params.Set(k, f.Policy.Params[k]); err != nil {
-			return nil, &Error{Source: sc.Source, Key: "policy.params." + k, Reason: err.Error() + paramHint(p)}
+			return nil, &Error{Source: sc.Origin(), Key: "policy.params." + k, Reason: err.Error() + paramHint(p, k)}
 		}
 	}
 	names = names[:0]
@@ -223,18 +258,24 @@ func (sc *Scenario) policy(name string) (*sim.Policy, error) {
 	sort.Strings(names)
 	for _, k := range names {
 		if err := p.Params.Set(k, sc.ParamSets[k]); err != nil {
-			return nil, &Error{Source: "--set", Key: k, Reason: err.Error() + paramHint(p)}
+			return nil, &Error{Source: "--set", Key: k, Reason: err.Error() + paramHint(p, k)}
 		}
 	}
 	return p, nil
 }
 
-func paramHint(p *sim.Policy) string {
+// paramHint lists the policy's parameters after an error setting name, with
+// the nearest one when name is not one of them.
+func paramHint(p *sim.Policy, name string) string {
 	var n []string
 	for _, q := range p.Params.List() {
 		n = append(n, q.Name)
 	}
-	return fmt.Sprintf(" (policy %s has: %s)", p.Name, strings.Join(n, ", "))
+	near := ""
+	if p.Params.Get(name) == nil {
+		near = DidYouMean(name, n)
+	}
+	return fmt.Sprintf("%s (policy %s has: %s)", near, p.Name, strings.Join(n, ", "))
 }
 
 // diskThrash maps model.disk_thrash_exponent to sim.Model's convention,
@@ -295,7 +336,7 @@ func (sc *Scenario) Build(seed uint64, policyName string) (sim.Config, error) {
 		}
 		jobs, err := src(rng)
 		if err != nil {
-			return sim.Config{}, &Error{Source: sc.Source, Key: "workload.options", Reason: err.Error()}
+			return sim.Config{}, &Error{Source: sc.Origin(), Key: "workload.options", Reason: err.Error()}
 		}
 		cfg.Jobs = append(cfg.Jobs, jobs...)
 	}
@@ -304,7 +345,10 @@ func (sc *Scenario) Build(seed uint64, policyName string) (sim.Config, error) {
 
 // explicitJobs expands a [[workload.jobs]] entry.
 func explicitJobs(j Job, rng *sim.Rand) []sim.JobSpec {
-	count := max(j.Count, 1)
+	count := 1
+	if j.Count != nil {
+		count = *j.Count
+	}
 	var out []sim.JobSpec
 	for c := 0; c < count; c++ {
 		name := j.Name
@@ -367,9 +411,26 @@ func (sc *Scenario) compile() (workload.Source, error) {
 	resolvePath(opts, sc.Dir)
 	src, err := g.Compile(opts)
 	if err != nil {
-		return nil, &Error{Source: sc.Source, Key: "workload.options", Reason: err.Error()}
+		return nil, &Error{Source: sc.Origin(), Key: "workload.options", Reason: err.Error()}
 	}
 	return src, nil
+}
+
+// TracePath is the file a trace loader's path option names, resolved as the
+// loader opens it (${traces} expanded, relative to the scenario's folder);
+// "" for generators without one.
+func (sc *Scenario) TracePath() string {
+	g, ok := workload.Lookup(sc.File.Workload.Generator)
+	if !ok || sc.Options == nil {
+		return ""
+	}
+	opts := g.Options()
+	reflectCopy(opts, sc.Options)
+	resolvePath(opts, sc.Dir)
+	if p, ok := opts.(interface{ PathPtr() *string }); ok {
+		return *p.PathPtr()
+	}
+	return ""
 }
 
 // reflectCopy copies *src into *dst (pointers to the same struct type).

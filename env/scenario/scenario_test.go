@@ -16,50 +16,60 @@ import (
 func seed(v uint64) *uint64 { return &v }
 
 // partial lists built-ins too large to check event by event to the end in
-// a test, with the settings that cut them to a prefix: swim-fb2009's first
-// simulated quarter hour, decima-tpch's first 20 minutes, and scale-50k's
-// first 300 jobs for 30 s on 1,000 of its nodes (the invariants are checked
-// over every node after every event).
+// a test, with the settings that cut them to a prefix: swim-fb2009's and
+// swim-hour's first simulated quarter hour, decima-tpch's first 20 minutes,
+// and scale-50k's first 300 jobs for 30 s on 1,000 of its nodes (the
+// invariants are checked over every node after every event).
 var partial = map[string][]string{
 	"swim-fb2009": {"run.max_s=900"},
+	"swim-hour":   {"run.max_s=900"},
 	"decima-tpch": {"run.max_s=1200"},
 	"scale-50k":   {"cluster.nodes.0.count=1000", "workload.options.max_jobs=300", "run.max_s=30"},
 }
 
 // TestInvariantsEveryEvent runs every built-in scenario, two seeds each,
 // checking the conservation invariants after every event, and requires
-// every job to complete (none of the built-ins should deadlock).
+// every job to complete (none of the built-ins should deadlock). The runs
+// are independent: they run in parallel (TestInvariantsEveryEvent/NAME/seedN).
 func TestInvariantsEveryEvent(t *testing.T) {
 	for _, name := range scenario.Builtins() {
-		for _, sd := range []uint64{1, 2} {
-			t.Run(name, func(t *testing.T) {
-				events := 0
-				res, err := runner.Run(runner.Options{Scenario: name, Sets: partial[name], Seed: seed(sd), RecordTasks: true, AfterEvent: func(s *sim.Sim) {
-					events++
-					if err := sim.CheckInvariants(s); err != nil {
-						t.Fatal(err)
-					}
-				}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				sum := res.Summary
-				if partial[name] != nil {
-					if sum.JobsStuck != 0 || sum.JobsCompleted == 0 || !sum.Truncated {
-						t.Fatalf("seed %d: %+v: want a truncated run with completed and no stuck jobs", sd, sum)
-					}
-					return
-				}
-				if sum.JobsCompleted != len(res.Sim.Jobs) {
-					t.Fatalf("seed %d: %d of %d jobs completed (%d stuck)", sd, sum.JobsCompleted, len(res.Sim.Jobs), sum.JobsStuck)
-				}
-				if p := res.Sim.Stats().Processed; int64(events) != p || events == 0 || p > sum.Events {
-					t.Fatalf("checked %d events, the engine processed %d of the model's %d", events, p, sum.Events)
-				}
-				checkEveryTaskEndedOnce(t, res)
-			})
-		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for _, sd := range []uint64{1, 2} {
+				t.Run(fmt.Sprintf("seed%d", sd), func(t *testing.T) {
+					t.Parallel()
+					invariantsRun(t, name, sd)
+				})
+			}
+		})
 	}
+}
+
+func invariantsRun(t *testing.T, name string, sd uint64) {
+	events := 0
+	res, err := runner.Run(runner.Options{Scenario: name, Sets: partial[name], Seed: seed(sd), RecordTasks: true, AfterEvent: func(s *sim.Sim) {
+		events++
+		if err := sim.CheckInvariants(s); err != nil {
+			t.Fatal(err)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := res.Summary
+	if partial[name] != nil {
+		if sum.JobsStuck != 0 || sum.JobsCompleted == 0 || !sum.Truncated {
+			t.Fatalf("seed %d: %+v: want a truncated run with completed and no stuck jobs", sd, sum)
+		}
+		return
+	}
+	if sum.JobsCompleted != len(res.Sim.Jobs) {
+		t.Fatalf("seed %d: %d of %d jobs completed (%d stuck)", sd, sum.JobsCompleted, len(res.Sim.Jobs), sum.JobsStuck)
+	}
+	if p := res.Sim.Stats().Processed; int64(events) != p || events == 0 || p > sum.Events {
+		t.Fatalf("checked %d events, the engine processed %d of the model's %d", events, p, sum.Events)
+	}
+	checkEveryTaskEndedOnce(t, res)
 }
 
 // TestIdleHeartbeatsSkipped: skipping the heartbeats of idle nodes (the
@@ -400,6 +410,130 @@ func TestTraceReadOnce(t *testing.T) {
 		}
 		if len(cfg.Jobs) != 2 || len(cfg.Jobs[0].Stages[0].DurationsMs) != 3 {
 			t.Fatalf("seed %d: %d jobs, want the trace's 2 (the first with 3 maps)", sd, len(cfg.Jobs))
+		}
+	}
+}
+
+// TestSyntaxErrorReason: a TOML syntax error names the file, the line, the
+// column and the reason (toml v1.4.0 leaves ParseError.Message empty for
+// most syntax errors: the reason must come from the error itself).
+func TestSyntaxErrorReason(t *testing.T) {
+	lines := strings.Count(good, "\n")
+	cases := []struct{ text, want string }{
+		{"description = \"a string\nthat breaks\"\n" + good,
+			"case.toml: line 1, column 24: strings cannot contain newlines (after key description)"},
+		{good + "[[[\n", fmt.Sprintf("case.toml: line %d, column 3: expected '.' or ']' to end table name, but got '[' instead (after key workload.jobs.stages)", lines+1)},
+		{good + "[cluster\n", fmt.Sprintf("case.toml: line %d, column 9: expected '.' or ']' to end table name, but got '\\n' instead (after key workload.jobs.stages)", lines+1)},
+		{"seed = 1\nseed = 2\n", "case.toml: line 2, column 1: Key 'seed' has already been defined."},
+		{"0", "case.toml: line 1, column 1: unexpected EOF; expected key separator '='"},
+		{"name = \"caf\u00e9\" x\n", "case.toml: line 1, column 14: expected a top-level item to end with a newline, comment, or EOF, but got 'x' instead"},
+		{"seed = \"one\"\n", "case.toml: seed: line 1: incompatible types: TOML value has type string; destination has type integer"},
+	}
+	for _, c := range cases {
+		_, err := scenario.Parse([]byte(c.text), "case.toml", ".", nil)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q:\n got  %v\n want %s", c.text, err, c.want)
+		}
+	}
+}
+
+// TestJobCount: a [[workload.jobs]] group without count is one job, count =
+// N is N jobs, and count = 0 is refused with its key (it ran one job, like
+// count = 1).
+func TestJobCount(t *testing.T) {
+	jobs := func(text string, sets ...string) (int, error) {
+		sc, err := scenario.Parse([]byte(text), "case.toml", ".", sets)
+		if err != nil {
+			return 0, err
+		}
+		cfg, err := sc.Build(1, "")
+		return len(cfg.Jobs), err
+	}
+	withCount := func(n string) string { return strings.Replace(good, `name = "j"`, "name = \"j\"\ncount = "+n, 1) }
+	for _, c := range []struct {
+		text string
+		want int
+	}{{good, 1}, {withCount("1"), 1}, {withCount("3"), 3}} {
+		if n, err := jobs(c.text); err != nil || n != c.want {
+			t.Fatalf("%d jobs (err %v), want %d:\n%s", n, err, c.want, c.text)
+		}
+	}
+	for _, c := range []struct {
+		text string
+		sets []string
+		want string
+	}{
+		{withCount("0"), nil, "case.toml: workload.jobs[0].count: must be at least 1 (omit it for one job), got 0"},
+		{withCount("-2"), nil, "case.toml: workload.jobs[0].count: must be at least 1 (omit it for one job), got -2"},
+		{good, []string{"workload.jobs.0.count=0"}, "workload.jobs[0].count: must be at least 1 (omit it for one job), got 0"},
+	} {
+		if n, err := jobs(c.text, c.sets...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %d jobs, error %v; want %q", c.sets, n, err, c.want)
+		}
+	}
+}
+
+// TestErrorsNameTheRightThing: an error names the key that is wrong, blames
+// a --set value on the --set, and an unknown name gets the nearest valid
+// one and the valid ones.
+func TestErrorsNameTheRightThing(t *testing.T) {
+	withGen := good + "[workload]\ngenerator = \"autoadmin\"\n"
+	cases := []struct {
+		name string
+		text string
+		sets []string
+		want string
+	}{
+		{"negative sigma", good, []string{"workload.jobs.0.stages.0.duration_sigma=-1"},
+			"case.toml with --set workload.jobs.0.stages.0.duration_sigma=-1: workload.jobs[0].stages[0].duration_sigma: must not be negative, got -1"},
+		{"negative sigma in the file", strings.Replace(good, "duration_s = 10", "duration_s = 10\nduration_sigma = -0.5", 1), nil,
+			"case.toml: workload.jobs[0].stages[0].duration_sigma: must not be negative, got -0.5"},
+		{"negative node count by --set", good, []string{"cluster.nodes.0.count=-3"},
+			"case.toml with --set cluster.nodes.0.count=-3: cluster.nodes[0].count: must be at least 1, got -3"},
+		{"unknown node key", good, []string{"cluster.nodes.0.vcore=3"},
+			"case.toml with --set cluster.nodes.0.vcore=3: cluster.nodes.vcore: unknown key; did you mean vcores? " +
+				"(cluster.nodes takes: name, count, vcores, mem_mb, cores, disk_mbps, net_mbps, speed, reduce_slots)"},
+		{"unknown top key", "sed = 3\n" + good, nil,
+			"case.toml: sed: unknown key; did you mean seed? (the file takes: name, description, paper, seed, cluster, model, policy, workload, run, controller)"},
+		{"unknown stage key", strings.Replace(good, "duration_s = 10", "duraton_s = 10", 1), nil,
+			"case.toml: workload.jobs.stages.duraton_s: unknown key; did you mean duration_s? (workload.jobs.stages takes: "},
+		{"unknown key in two tables of an array", strings.Replace(good, "count = 2", "count = 2\ncolour = 1", 1) + "[[cluster.nodes]]\ncount = 1\nvcores = 1\nmem_mb = 1\ncolour = 2\n", nil,
+			"case.toml: cluster.nodes.colour: unknown key (cluster.nodes takes: name, count, vcores, mem_mb, cores, disk_mbps, net_mbps, speed, reduce_slots)\n"},
+		{"two unknown keys", good + "[run]\nmax = 3\nstal_s = 4\n", nil,
+			"case.toml: run.max: unknown key; did you mean max_s? (run takes: max_s, stall_s, timeline_s, memory_limit_gb) (also unknown: run.stal_s)"},
+		{"unknown generator option", withGen + "[workload.options]\njbs = 3\n", nil,
+			"case.toml: workload.options.jbs: unknown key; did you mean jobs? (generator autoadmin's workload.options takes: "},
+		{"unknown generator", good + "[workload]\ngenerator = \"operra\"\n", nil,
+			`case.toml: workload.generator: unknown generator "operra"; did you mean opera? (known: `},
+		{"unknown policy", strings.Replace(good, `name = "fair"`, `name = "fiar"`, 1), nil,
+			`case.toml: policy: unknown policy "fiar"; did you mean fair? (known: `},
+		{"unknown parameter in the file", good + "[policy.params]\nmax_am_shar = 0.3\n", nil,
+			`case.toml: policy.params.max_am_shar: unknown parameter "max_am_shar"; did you mean max_am_share? (policy fair has: `},
+		{"unknown parameter by --set", good, []string{"locality_dealy=1"},
+			`--set: locality_dealy: unknown parameter "locality_dealy"; did you mean locality_delay? (policy fair has: `},
+		{"unknown profile", strings.Replace(good, "duration_s = 10", "duration_s = 10\nprofile = \"mr-mapp\"", 1), nil,
+			`case.toml: workload.jobs[0].stages[0].profile: unknown profile "mr-mapp"; did you mean mr-map? (known: `},
+	}
+	for _, c := range cases {
+		sc, err := scenario.Parse([]byte(c.text), "case.toml", ".", c.sets)
+		if err == nil {
+			_, err = sc.Build(1, "")
+		}
+		if err == nil || !strings.HasPrefix(err.Error()+"\n", c.want) {
+			t.Errorf("%s:\n got  %v\n want %s...", c.name, err, c.want)
+		}
+	}
+	if _, err := scenario.Load("quik", nil); err == nil || !strings.Contains(err.Error(), "did you mean quick?") {
+		t.Errorf("a misspelt built-in: %v", err)
+	}
+}
+
+func TestNearest(t *testing.T) {
+	cands := []string{"vcores", "mem_mb", "count", "seed", "seeds", "max_am_share"}
+	for word, want := range map[string]string{"vcore": "vcores", "VCores": "vcores", "mem-mb": "mem_mb", "mem": "mem_mb",
+		"sed": "seed", "seedz": "seed", "max_am_shar": "max_am_share", "colour": "", "x": "", "": "", "seed": "seeds", "cuont": "count"} {
+		if got := scenario.Nearest(word, cands); got != want {
+			t.Errorf("Nearest(%q) = %q, want %q", word, got, want)
 		}
 	}
 }

@@ -13,6 +13,16 @@ type File struct {
 	Policy      Policy   `toml:"policy"`
 	Workload    Workload `toml:"workload"`
 	Run         Run      `toml:"run"`
+	// Controller names a trained model (yarngym learn's model.json) that
+	// sets the policy's parameters every control interval of its task.
+	Controller Controller `toml:"controller"`
+}
+
+// Controller names a trained controller.
+type Controller struct {
+	// Model is the model file, or the folder holding model.json; a relative
+	// path is relative to the scenario file.
+	Model string `toml:"model"`
 }
 
 // Cluster is a list of node groups.
@@ -82,7 +92,9 @@ type Job struct {
 	Framework string  `toml:"framework"`
 	Queue     string  `toml:"queue"`
 	SubmitS   float64 `toml:"submit_s"`
-	Count     int     `toml:"count"`
+	// Count is how many copies: absent means one; when given, at least 1
+	// (a pointer, to tell count = 0, refused, from no count).
+	Count     *int    `toml:"count"`
 	IntervalS float64 `toml:"interval_s"`
 	AMVCores  int64   `toml:"am_vcores"`
 	AMMemMB   int64   `toml:"am_mem_mb"`
@@ -115,4 +127,7 @@ type Run struct {
 	MaxS      float64 `toml:"max_s"`
 	StallS    float64 `toml:"stall_s"`
 	TimelineS float64 `toml:"timeline_s"`
+	// MemoryLimitGB refuses scenarios estimated to need more memory than
+	// this (0: DefaultMemoryLimitGB; see EstimateBytes).
+	MemoryLimitGB float64 `toml:"memory_limit_gb"`
 }

@@ -202,8 +202,12 @@ func fifoBackfill(t *testing.T) *sim.Policy {
 	return p
 }
 
-// TestReduceRampup: while maps wait, reducers stay within half the job's
-// running tasks (MapReduce AM rampup limit 0.5).
+// TestReduceRampup: while maps wait, reducers stay within min(f, 0.5) of
+// the job's running tasks, f the share of its maps completed (the MapReduce
+// AM ramps reduces up with the completed map percentage, capped at the
+// rampup limit 0.5): just past the 5 % slow-start (2 of 40 maps) a job
+// holding 6 containers gets no reducer yet, where a flat 0.5 would give it
+// three.
 func TestReduceRampup(t *testing.T) {
 	maps := sim.StageSpec{Name: "map", Kind: sim.KindMap, Req: res(1, 100), Profile: flat(1, 10, 0), DurationsMs: make([]sim.Ms, 40)}
 	for i := range maps.DurationsMs {
@@ -211,14 +215,18 @@ func TestReduceRampup(t *testing.T) {
 	}
 	red := sim.StageSpec{Name: "reduce", Kind: sim.KindReduce, Req: res(1, 100), Profile: sim.ReduceProfile, SlowStart: 0.05,
 		DurationsMs: []sim.Ms{10000, 10000, 10000, 10000, 10000, 10000, 10000, 10000}}
-	worst := 0.0
+	worst, firstAt := 0.0, -1.0
 	cfg := sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(6, 10000)}}, Policy: fifoPolicy(t),
 		Jobs: []sim.JobSpec{{Name: "mr", Stages: []sim.StageSpec{maps, red}}}, Model: sim.Model{HeartbeatMs: 100},
 		AfterEvent: func(s *sim.Sim) {
 			j := s.Jobs[0]
 			m, r := j.Stages[0], j.Stages[1]
 			if m.Pending > 0 && r.Running > 0 {
-				worst = math.Max(worst, float64(r.Running)/float64(r.Running+m.Running))
+				f := math.Min(float64(m.Done)/float64(len(m.Tasks)), 0.5)
+				worst = math.Max(worst, float64(r.Running)/float64(r.Running+m.Running)-f)
+				if firstAt < 0 {
+					firstAt = float64(m.Done) / float64(len(m.Tasks))
+				}
 			}
 		}}
 	s, err := sim.New(cfg)
@@ -230,8 +238,12 @@ func TestReduceRampup(t *testing.T) {
 	}
 	// Maps ending can push the share above the limit between launches, but
 	// never above what one more map's end allows.
-	if worst > 0.5+1.0/6 {
-		t.Fatalf("reducers reached %.2f of running tasks while maps waited", worst)
+	if worst > 1.0/6 {
+		t.Fatalf("reducers exceeded min(completed share, 0.5) of running tasks by %.2f while maps waited", worst)
+	}
+	// A first reducer needs min(f, 0.5) x (6 + 1) >= 1: f >= 1/7.
+	if firstAt < 1.0/7 {
+		t.Fatalf("the first reducer ran with %.3f of the maps done, want at least 1/7", firstAt)
 	}
 }
 

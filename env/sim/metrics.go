@@ -107,6 +107,16 @@ func (s *Sim) Totals() (guaranteed, opportunistic Res, cpuUsed, memUsedMB float6
 	return s.acct.allocG, s.acct.allocO, s.acct.cpuUsed, s.acct.memUsed
 }
 
+// UsedVCoreMs returns the integral of the CPU actually consumed (capped per
+// node at its physical cores), in vCore-milliseconds, from time 0 to Now.
+// It reads the running integral and adds the stretch since the last event
+// without changing it, so calling it never alters a run.
+func (s *Sim) UsedVCoreMs() float64 {
+	a := s.acct
+	a.integrate(s.now)
+	return a.vcoreMsUsed.value()
+}
+
 // Capacity returns the cluster's total capacity.
 func (s *Sim) Capacity() Res { return s.capacity }
 
@@ -238,11 +248,13 @@ func (s *Sim) Summary() Summary {
 		sum.MakespanMs = last - first
 	}
 	if s.now > 0 {
+		// Means over [0, Now] (integrated to Now above).
+		a := &s.acct
 		span := float64(s.now)
-		sum.VCoresReservedMean = s.acct.vcoreMsReserved.value() / span
-		sum.VCoresUsedMean = s.acct.vcoreMsUsed.value() / span
-		sum.MemMBReservedMean = s.acct.memMBMsReserved.value() / span
-		sum.MemMBUsedMean = s.acct.memMBMsUsed.value() / span
+		sum.VCoresReservedMean = a.vcoreMsReserved.value() / span
+		sum.VCoresUsedMean = a.vcoreMsUsed.value() / span
+		sum.MemMBReservedMean = a.memMBMsReserved.value() / span
+		sum.MemMBUsedMean = a.memMBMsUsed.value() / span
 	}
 	for _, n := range s.Nodes {
 		sum.SwapMs += n.SwapMs

@@ -222,9 +222,14 @@ type Task struct {
 	swapped      int64 // MB a suspended container's process had paged out (SwapOut)
 	swapIn       Ms    // time the process needs on resume to page swapped back in
 	rngSeed      uint64
+	prof         *Profile // the task's usage profile: its stage's, or its own (StageSpec.Profiles)
 	// reservedOn is the node reserved for this task, if any.
 	reservedOn *Node
 }
+
+// Profile returns the task's usage profile: its stage's, or its own when the
+// stage gives per-task profiles (StageSpec.Profiles); AMProfile for an AM.
+func (t *Task) Profile() *Profile { return t.prof }
 
 // Phase returns the name of the task's current sub-phase.
 func (t *Task) Phase() string {

@@ -134,9 +134,54 @@ func (p *Param) Set(v float64) error {
 	return nil
 }
 
-// StateVar is one named piece of a policy's internal state.
+// StateVar is one named piece of a policy's internal state, with the range
+// it takes, so that observations can scale it to [0, 1] (see yarngym/env).
+//
+// Per divides the value by a cluster or workload size before the range
+// applies (a reservation in vCores is declared Per: PerVCore with range
+// [0, 1]), so that one declaration serves every cluster. Log declares a
+// quantity without a natural upper bound (a count so far, a time): the
+// observation is log1p(x - Min) / log1p(Max - Min), clipped to [0, 1], and
+// Max is the value at which it saturates.
 type StateVar struct {
 	Name string
 	Doc  string
 	Get  func() float64
+	// Min and Max bound the value (after Per); Max > Min.
+	Min, Max float64
+	Per      Per
+	Log      bool
+}
+
+// Per names what a state variable is measured against.
+type Per uint8
+
+const (
+	PerNone  Per = iota // the value as it is
+	PerVCore            // divided by the cluster's vCores
+	PerMemMB            // divided by the cluster's memory (MB)
+	PerNode             // divided by the number of nodes
+	PerJob              // divided by the number of jobs in the workload
+)
+
+var perNames = [...]string{"", "vcore", "mem_mb", "node", "job"}
+
+func (p Per) String() string {
+	if int(p) < len(perNames) {
+		return perNames[p]
+	}
+	return fmt.Sprintf("per(%d)", uint8(p))
+}
+
+// CheckRange reports whether the variable declares a usable range.
+func (v StateVar) CheckRange() error {
+	switch {
+	case math.IsNaN(v.Min) || math.IsNaN(v.Max) || math.IsInf(v.Min, 0) || math.IsInf(v.Max, 0):
+		return fmt.Errorf("state %q: range [%v, %v] is not finite", v.Name, v.Min, v.Max)
+	case !(v.Max > v.Min):
+		return fmt.Errorf("state %q: declares no range (Min %v, Max %v; want Max > Min)", v.Name, v.Min, v.Max)
+	case int(v.Per) >= len(perNames):
+		return fmt.Errorf("state %q: unknown Per %d", v.Name, v.Per)
+	}
+	return nil
 }

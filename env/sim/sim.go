@@ -48,8 +48,9 @@ type Model struct {
 	// idles waiting for map outputs.
 	GatedCPU float64
 	// ReduceRampupLimit: while a job still has maps waiting for containers,
-	// at most this share of its running tasks may be reducers (MapReduce AM,
-	// yarn.app.mapreduce.am.job.reduce.rampup.limit, 0.5).
+	// at most min(f, this) of its running tasks may be reducers, f the share
+	// of its maps completed (MapReduce AM, RMContainerAllocator's
+	// scheduleReduces; yarn.app.mapreduce.am.job.reduce.rampup.limit, 0.5).
 	ReduceRampupLimit float64
 	// ReducePreemptMs: a job whose maps have waited this long without any
 	// map starting, while its reducers hold containers, kills its newest
@@ -371,7 +372,7 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 			return fmt.Errorf("job %q: AM request %v is larger than any node", spec.Name, spec.AM)
 		}
 		if build {
-			j.AM = s.newTask(&chunk[0], j, nil, 0, KindAM, spec.AM, 0, AMProfile.Phases)
+			j.AM = s.newTask(&chunk[0], j, nil, 0, KindAM, spec.AM, 0, AMProfile)
 			chunk = chunk[1:]
 		}
 	}
@@ -398,6 +399,20 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 		if ss.SlowStart < 0 || ss.SlowStart > 1 {
 			return fmt.Errorf("job %q stage %q: slow-start %v outside [0, 1]", spec.Name, ss.Name, ss.SlowStart)
 		}
+		if ss.Profiles != nil && len(ss.Profiles) != len(ss.DurationsMs) {
+			return fmt.Errorf("job %q stage %q: %d per-task profiles for %d tasks", spec.Name, ss.Name, len(ss.Profiles), len(ss.DurationsMs))
+		}
+		if ss.Hosts != nil && len(ss.Hosts) != len(ss.DurationsMs) {
+			return fmt.Errorf("job %q stage %q: %d host hints for %d tasks", spec.Name, ss.Name, len(ss.Hosts), len(ss.DurationsMs))
+		}
+		for ti, p := range ss.Profiles {
+			if p == nil {
+				continue
+			}
+			if err := p.Validate(); err != nil {
+				return fmt.Errorf("job %q stage %q task %d: %w", spec.Name, ss.Name, ti, err)
+			}
+		}
 		if !build {
 			for ti, d := range ss.DurationsMs {
 				if d < 0 {
@@ -417,10 +432,18 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 			if d < 0 {
 				return fmt.Errorf("job %q stage %q task %d: negative duration", spec.Name, ss.Name, ti)
 			}
-			t := s.newTask(&chunk[0], j, st, ti, ss.Kind, ss.Req, d, st.phases)
+			prof := ss.Profile
+			if ss.Profiles != nil && ss.Profiles[ti] != nil {
+				prof = ss.Profiles[ti]
+			}
+			t := s.newTask(&chunk[0], j, st, ti, ss.Kind, ss.Req, d, prof)
 			chunk = chunk[1:]
 			if ss.Kind == KindMap {
-				t.Replicas = s.placeBlock(replicas)
+				if ss.Hosts != nil && ss.Hosts[ti] >= 0 {
+					t.Replicas = []int32{ss.Hosts[ti] % int32(len(s.Nodes))}
+				} else {
+					t.Replicas = s.placeBlock(replicas)
+				}
 			}
 			st.Tasks = append(st.Tasks, t)
 			j.tasksLeft++
@@ -436,15 +459,12 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 // taskLabel derives each task's usage-noise seed (DeriveSeed).
 var taskLabel = HashString("task")
 
-func (s *Sim) newTask(t *Task, j *Job, st *Stage, idx int, kind TaskKind, req Res, dur Ms, phases []Phase) *Task {
+func (s *Sim) newTask(t *Task, j *Job, st *Stage, idx int, kind TaskKind, req Res, dur Ms, prof *Profile) *Task {
 	*t = Task{ID: int32(len(s.Tasks)), Job: j, Stage: st, Index: idx, Kind: kind, Req: req, DurMs: dur,
-		phases: phases, StartMs: -1, FirstStartMs: -1, FinishMs: -1, pos: -1}
+		phases: prof.Phases, prof: prof, StartMs: -1, FirstStartMs: -1, FinishMs: -1, pos: -1}
 	t.rngSeed = DeriveSeed(s.cfg.Seed, taskLabel, uint64(t.ID))
-	t.abs = kind != KindAM && st.Spec.Profile.Absolute
-	t.jit = AMProfile.Jitter
-	if kind != KindAM {
-		t.jit = st.Spec.Profile.Jitter
-	}
+	t.abs = kind != KindAM && prof.Absolute
+	t.jit = prof.Jitter
 	s.Tasks = append(s.Tasks, t)
 	return t
 }

@@ -56,6 +56,20 @@ type StageSpec struct {
 	// BlockReplicas is the number of HDFS replicas of each map's input block
 	// (0 means the model's default); only maps read blocks.
 	BlockReplicas int
+	// Profiles, when not nil, gives each task its own usage profile (one per
+	// task, in DurationsMs order), replacing Profile for that task: a trace
+	// replays the usage curves it measured (Rumen's per-attempt cpuUsages
+	// and physMemKbytes). Profile is still required (it names the stage's
+	// kind of usage); a nil entry keeps it.
+	Profiles []*Profile
+	// Hosts, when not nil, gives each map a node it prefers (one per task,
+	// in DurationsMs order; -1: none): its input block is placed there
+	// instead of on random replicas, so the scheduler's locality rules
+	// steer it to that node. A trace's recorded placements (Rumen attempt
+	// hosts, SLS container.host) become such hints. Node k of a trace is
+	// node k mod the cluster's node count. Only maps read blocks: other
+	// kinds ignore it.
+	Hosts []int32
 	// MaxRunning, when > 0, is the most containers the stage holds at once:
 	// its tasks beyond that wait, unrequested, for one of its containers to
 	// end. A Spark job on YARN as DRESS observes it (Sec. II-B, Fig. 4:

@@ -103,3 +103,56 @@ func FuzzLoadAlibaba(f *testing.F) {
 		checkFuzzJobs(t, jobs)
 	})
 }
+
+func FuzzLoadRumen(f *testing.F) {
+	lowerTaskLimit(f)
+	for _, s := range []string{
+		`{"jobID":"job_1","jobName":"sort","submitTime":1000,"finishTime":61000,"jobProperties":{"mapreduce.map.memory.mb":"1500","yarn.scheduler.minimum-allocation-mb":"512"},
+		 "mapTasks":[{"taskID":"m0","preferredLocations":[{"layers":["r1","hostB"]}],"attempts":[{"attemptID":"a1","result":"SUCCESS","startTime":4000,"finishTime":14000,
+		 "hostName":"/r1/hostA","clockSplits":[5000,5000],"cpuUsages":[2500,5000],"physMemKbytes":[102400,204800]}]}],
+		 "reduceTasks":[{"taskID":"r0","attempts":[{"startTime":5000,"finishTime":35000,"clockSplits":[9000,6000,5000],"cpuUsages":[900,600,3000],"physMemKbytes":[1024,1024,2048]}]}]}`,
+		`{"jobID":"j","submitTime":"5","mapTasks":[{"attempts":[{"startTime":1,"finishTime":3,"hostName":"h"}]}]} {"jobID":"k","submitTime":0,"mapTasks":[{"attempts":[{"startTime":1,"finishTime":2}]}]}`,
+		slsDoc,
+		`{"job.start.ms":0,"job.count":3,"job.tasks":[{"count":2,"duration.ms":10,"container.type":"reduce"}]}`,
+		`{"jobID":"j","submitTime":1.5}`,
+		`[1]`,
+		"",
+	} {
+		f.Add([]byte(s), uint64(1), false)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, seed uint64, variant bool) {
+		o := RumenDefaults()
+		if variant { // default usage, no hints, overrides, dense submission
+			o.Usage, o.Hints, o.MapMemMB, o.MinAllocMB, o.SlowStart, o.TimeScale, o.MaxJobs = "default", false, 512, 0, 0.3, 0.01, 2
+		}
+		jobs, err := LoadRumen(bytes.NewReader(data), "fuzz.json", o, sim.NewRand(seed))
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.json") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		checkFuzzJobs(t, jobs)
+		for _, j := range jobs {
+			for _, s := range j.Stages {
+				for _, p := range s.Profiles {
+					if p != nil {
+						if err := p.Validate(); err != nil {
+							t.Fatalf("job %q: measured profile: %v", j.Name, err)
+						}
+					}
+				}
+			}
+		}
+		// The engine accepts what the loader built.
+		nodes := []sim.NodeSpec{{Name: "n", Cap: sim.Res{VCores: 1 << 20, MemMB: 1 << 40}}, {Name: "m", Cap: sim.Res{VCores: 1 << 20, MemMB: 1 << 40}}}
+		if _, err := sim.New(sim.Config{Nodes: nodes, Jobs: jobs, Policy: &sim.Policy{Name: "idle", Allocate: idle{}}}); err != nil {
+			t.Fatalf("engine refused the loaded jobs: %v", err)
+		}
+	})
+}
+
+// idle allocates nothing: enough for sim.New to check a workload.
+type idle struct{}
+
+func (idle) Allocate(*sim.Sim, *sim.Node) {}

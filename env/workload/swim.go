@@ -86,6 +86,15 @@ type SWIMOptions struct {
 	// submissions, so arrivals go on at the trace's rate. Copy k > 0 of job
 	// ID is named swim-ID-copyK and draws task durations of its own.
 	Repeat int `toml:"repeat"`
+	// WindowS cuts the trace into consecutive windows of window_s seconds
+	// of submissions (0: the whole trace is one workload), and Window picks
+	// one: k >= 0 the k-th (from 0), -1 one drawn per seed among the windows
+	// that hold jobs, so that a scenario is a family of workloads (SWIM
+	// FB-2009: an hour of the day per seed). The window's jobs are submitted
+	// relative to its start; max_jobs and time_scale then apply to them.
+	// A window and repeat > 1 exclude each other.
+	WindowS float64 `toml:"window_s"`
+	Window  int     `toml:"window"`
 }
 
 // SWIMDefaults returns the SWIM loader's default options (Path is empty).
@@ -128,11 +137,20 @@ func (o *SWIMOptions) validate() error {
 	if o.MaxReducesPerJob < 0 {
 		return fmt.Errorf("max_reduces_per_job: must not be negative, got %d", o.MaxReducesPerJob)
 	}
+	if !(o.WindowS >= 0 && o.WindowS <= traceMaxSec) {
+		return fmt.Errorf("window_s: must be in [0, %g] s (0: the whole trace), got %v", float64(traceMaxSec), o.WindowS)
+	}
+	if o.Window < -1 || (o.WindowS == 0 && o.Window != 0) {
+		return fmt.Errorf("window: %d; want -1 (drawn per seed) or a window index >= 0, with window_s > 0", o.Window)
+	}
 	if err := checkTraceCommon(o.Sigma, o.TimeScale, o.MaxJobs, o.AMVCores, o.AMMemMB); err != nil {
 		return err
 	}
 	if err := checkRepeat(o.Repeat); err != nil {
 		return err
+	}
+	if o.Repeat > 1 && o.WindowS > 0 {
+		return fmt.Errorf("repeat: %d copies and a window (window_s %v) exclude each other", o.Repeat, o.WindowS)
 	}
 	for _, c := range []struct {
 		key string
@@ -323,6 +341,43 @@ func parseSWIM(r io.Reader, name string, o *SWIMOptions) ([]swimRecord, error) {
 			}
 		}
 	}
+	if w := o.WindowS; w > 0 {
+		n := int(float64(recs[len(recs)-1].submitS)/w) + 1
+		if o.Window >= n {
+			return nil, fmt.Errorf("%s: window %d: the trace has %d windows of %g s", name, o.Window, n, w)
+		}
+	}
+	return recs, nil
+}
+
+// swimWindow returns the records of the window o selects (drawing it from
+// rng when o.Window is -1), submitted relative to its start, cut to
+// max_jobs.
+func swimWindow(o *SWIMOptions, recs []swimRecord, rng *sim.Rand) ([]swimRecord, error) {
+	if w := o.WindowS; w > 0 {
+		k := o.Window
+		if k < 0 { // draw among the windows that hold jobs
+			var held []int
+			for _, r := range recs {
+				if i := int(float64(r.submitS) / w); len(held) == 0 || held[len(held)-1] != i {
+					held = append(held, i)
+				}
+			}
+			k = held[rng.IntN(len(held))]
+		}
+		lo, hi := float64(k)*w, float64(k+1)*w
+		var in []swimRecord
+		for _, r := range recs {
+			if t := float64(r.submitS); t >= lo && t < hi {
+				r.submitS = int64(math.Round(t - lo))
+				in = append(in, r)
+			}
+		}
+		if len(in) == 0 {
+			return nil, fmt.Errorf("window %d ([%g, %g) s) has no jobs", k, lo, hi)
+		}
+		recs = in
+	}
 	if o.MaxJobs > 0 && len(recs) > o.MaxJobs {
 		recs = recs[:o.MaxJobs]
 	}
@@ -331,6 +386,10 @@ func parseSWIM(r io.Reader, name string, o *SWIMOptions) ([]swimRecord, error) {
 
 // buildSWIM draws one seed's jobs from parsed records.
 func buildSWIM(o *SWIMOptions, recs []swimRecord, rng *sim.Rand) ([]sim.JobSpec, error) {
+	recs, err := swimWindow(o, recs, rng)
+	if err != nil {
+		return nil, err
+	}
 	am := sim.Res{VCores: o.AMVCores, MemMB: o.AMMemMB}
 	mapReq := sim.Res{VCores: o.MapVCores, MemMB: o.MapMemMB}
 	redReq := sim.Res{VCores: o.ReduceVCores, MemMB: o.ReduceMemMB}

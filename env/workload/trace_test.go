@@ -489,3 +489,56 @@ func TestRepeat(t *testing.T) {
 		})
 	}
 }
+
+// TestSWIMWindows: window_s and window cut the FB-2009 day into hours; -1
+// draws one per seed (a family of workloads), submitted from 0.
+func TestSWIMWindows(t *testing.T) {
+	needTraces(t)
+	g, _ := Lookup("swim")
+	day := loadTrace(t, "swim", swimTrace, 1)
+	perHour := map[int]int{}
+	for _, j := range day {
+		perHour[int(j.SubmitMs/3600000)]++
+	}
+	window := func(k int, seed uint64) ([]sim.JobSpec, error) {
+		o := g.Options().(*SWIMOptions)
+		o.Path, o.WindowS, o.Window = swimTrace, 3600, k
+		return g.Generate(o, sim.NewRand(seed))
+	}
+	for _, k := range []int{0, 7, 23} {
+		jobs, err := window(k, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(jobs) != perHour[k] || jobs[0].SubmitMs >= 3600000 || jobs[len(jobs)-1].SubmitMs >= 3600000 {
+			t.Errorf("hour %d: %d jobs (the day has %d in it), submitted %d..%d ms", k, len(jobs), perHour[k], jobs[0].SubmitMs, jobs[len(jobs)-1].SubmitMs)
+		}
+	}
+	sizes := map[int]bool{}
+	for seed := uint64(1); seed <= 40; seed++ { // never the empty hour
+		jobs, err := window(-1, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, _ := window(-1, seed)
+		if len(again) != len(jobs) {
+			t.Fatalf("seed %d drew two different hours", seed)
+		}
+		sizes[len(jobs)] = true
+	}
+	if len(sizes) < 10 {
+		t.Errorf("40 seeds drew only %d distinct hours", len(sizes))
+	}
+	// The day's last submissions spill 4 s into a 25th hour; hour 11 has none.
+	if _, err := window(25, 1); err == nil || !strings.Contains(err.Error(), "25 windows") {
+		t.Errorf("window 25 of a 25-window trace: %v", err)
+	}
+	if _, err := window(11, 1); err == nil || !strings.Contains(err.Error(), "no jobs") {
+		t.Errorf("an empty window: %v", err)
+	}
+	o := g.Options().(*SWIMOptions)
+	o.Path, o.Window = swimTrace, 3
+	if _, err := g.Generate(o, sim.NewRand(1)); err == nil || !strings.Contains(err.Error(), "window_s") {
+		t.Errorf("a window without window_s: %v", err)
+	}
+}

@@ -76,13 +76,13 @@ func (a *ARC) state() []sim.StateVar {
 					return 0
 				}
 				return float64(TotalApp(a.sim))
-			}},
+			}, Min: 0, Max: 1, Per: sim.PerVCore},
 		{Name: "arc_waiting_jobs", Doc: "jobs in the ARC's waiting list (APPLIST_WAIT, Alg. 3)",
 			Get: func() float64 {
 				if a.sim == nil {
 					return 0
 				}
 				return float64(len(a.sim.Waiting()))
-			}},
+			}, Min: 0, Max: 1, Per: sim.PerJob},
 	}
 }

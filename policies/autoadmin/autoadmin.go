@@ -41,16 +41,18 @@ func New(sp base.Spec) (*sim.Policy, error) {
 		Ref: "AutoAdmin Sec. 3.2, Alg. 2 lines 7-8, 11-12 (40%)", Min: 0, Max: 1, Default: 0.4, Value: &rrp.Floor})
 	p.Params.Add(sim.Param{Name: "rrp_scale_up", Doc: "1: scale R_R up by (R_R + TotalAMC_R) / C_R when R_R > C_R - TotalAMC_R; 0: off (ablation)",
 		Ref: "AutoAdmin Sec. 3.2, Eq. 3.3, Alg. 2 lines 5-6", Min: 0, Max: 1, Default: 1, Integer: true, Value: &rrp.ScaleUp})
+	p.Params.Add(sim.Param{Name: "rrp_scale", Doc: "multiplies the RRP's prediction R_R (after the floor, before the cap at C_R - Avg_AMC_R); 1 is the paper's Alg. 2, a tuner's handle on the reservation",
+		Ref: "AutoAdmin Sec. 3.2, Alg. 2 (1: the paper)", Min: 0, Max: 2, Default: 1, Value: &rrp.Scale})
 	p.State = append(p.State,
-		sim.StateVar{Name: "rrp_reserved_vcores", Doc: "R_R: vCores the RRP reserves for processing tasks (Alg. 2)", Get: func() float64 { return rrp.rr }},
-		sim.StateVar{Name: "rrp_avg_amc_vcores", Doc: "Avg_AMC_R: mean vCores of running AMs, from the RIC (Alg. 1)", Get: ric.AvgAMC},
-		sim.StateVar{Name: "rrp_avg_tc_vcores", Doc: "Avg_TC_R: mean vCores of running task containers, from the RIC (Alg. 1)", Get: ric.AvgTC},
+		sim.StateVar{Name: "rrp_reserved_vcores", Doc: "R_R: vCores the RRP reserves for processing tasks (Alg. 2)", Get: func() float64 { return rrp.rr }, Min: 0, Max: 1, Per: sim.PerVCore},
+		sim.StateVar{Name: "rrp_avg_amc_vcores", Doc: "Avg_AMC_R: mean vCores of running AMs, from the RIC (Alg. 1)", Get: ric.AvgAMC, Min: 0, Max: 64, Log: true},
+		sim.StateVar{Name: "rrp_avg_tc_vcores", Doc: "Avg_TC_R: mean vCores of running task containers, from the RIC (Alg. 1)", Get: ric.AvgTC, Min: 0, Max: 64, Log: true},
 		sim.StateVar{Name: "rrp_total_amc_vcores", Doc: "TotalAMC_R: vCores held by running AMs, from the RIC (Eq. 3.3)",
-			Get: func() float64 { return float64(ric.Totals().TotalAMC) }},
+			Get: func() float64 { return float64(ric.Totals().TotalAMC) }, Min: 0, Max: 1, Per: sim.PerVCore},
 		sim.StateVar{Name: "rrp_running_ams", Doc: "N_AMC: running AM containers, from the RIC (Alg. 1)",
-			Get: func() float64 { return float64(ric.Totals().NAMC) }},
+			Get: func() float64 { return float64(ric.Totals().NAMC) }, Min: 0, Max: 1, Per: sim.PerJob},
 		sim.StateVar{Name: "rrp_running_tasks", Doc: "N_TC: running task containers, from the RIC (Alg. 1)",
-			Get: func() float64 { return float64(ric.Totals().NTC) }},
+			Get: func() float64 { return float64(ric.Totals().NTC) }, Min: 0, Max: 1, Per: sim.PerVCore},
 	)
 	p.State = append(p.State, arc.state()...)
 	return p, nil

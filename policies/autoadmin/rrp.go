@@ -51,6 +51,11 @@ type RRP struct {
 	Floor float64
 	// ScaleUp is 1 to apply Eq. 3.3 (parameter rrp_scale_up).
 	ScaleUp float64
+	// Scale multiplies the prediction (parameter rrp_scale, 1 in the
+	// paper): a tuner's handle on how much Alg. 2 reserves. It applies
+	// after the floor and before the cap of lines 9-10, so R_R never keeps
+	// a job's AM from starting on an AM-free cluster.
+	Scale float64
 
 	rr     float64
 	inputs Inputs
@@ -63,6 +68,14 @@ func (p *RRP) Update(s *sim.Sim) {
 	p.inputs = Inputs{C: float64(s.Capacity().VCores), NAMC: t.NAMC, NTC: t.NTC,
 		AvgAMC: p.RIC.AvgAMC(), AvgTC: p.RIC.AvgTC(), TotalAMC: float64(t.TotalAMC)}
 	p.rr = Predict(p.inputs, p.Floor, p.ScaleUp > 0)
+	if p.Scale != 1 {
+		in := p.inputs
+		p.rr = p.rr * p.Scale
+		if in.NAMC > 0 && p.rr > in.C-in.AvgAMC {
+			p.rr = in.C - in.AvgAMC
+		}
+		p.rr = min(max(p.rr, 0), in.C)
+	}
 	p.valid = true
 }
 

@@ -116,3 +116,31 @@ func TestRIC(t *testing.T) {
 		t.Errorf("averages %v, %v, want 3 and 3", r.AvgAMC(), r.AvgTC())
 	}
 }
+
+// TestRRPScale: rrp_scale multiplies the prediction after the floor and
+// before the cap at C_R - Avg_AMC_R (Alg. 2 lines 9-10); 1 is the paper.
+func TestRRPScale(t *testing.T) {
+	ric := &autoadmin.RIC{}
+	n := &sim.Node{ID: 0, Containers: []*sim.Task{
+		{Kind: sim.KindAM, Req: sim.Res{VCores: 1, MemMB: 1024}},
+		{Kind: sim.KindMap, Req: sim.Res{VCores: 3, MemMB: 1024}},
+	}}
+	ric.Record(n)
+	s, err := sim.New(sim.Config{Nodes: []sim.NodeSpec{{Cap: sim.Res{VCores: 64, MemMB: 1 << 20}}},
+		Policy: &sim.Policy{Allocate: nopAlloc{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Eq. 3.2: 64 x 3 / (1 + 3) = 48.
+	for _, c := range []struct{ scale, want float64 }{{1, 48}, {0.5, 24}, {0, 0}, {1.25, 60}, {2, 63}} {
+		p := &autoadmin.RRP{RIC: ric, Floor: 0.4, ScaleUp: 1, Scale: c.scale}
+		p.Update(s)
+		if got := p.Reservation(s); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("scale %v: R_R = %v, want %v", c.scale, got, c.want)
+		}
+	}
+}
+
+type nopAlloc struct{}
+
+func (nopAlloc) Allocate(*sim.Sim, *sim.Node) {}

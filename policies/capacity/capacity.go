@@ -153,7 +153,7 @@ func New(sp base.Spec) (*sim.Policy, error) {
 		Ref: "YARN CapacityScheduler maximum-am-resource-percent (default 0.1)", Min: -1, Max: 1, Default: 0.1, Value: &q.MaxAMPercent})
 	a.Params(p.Params, 40)
 	p.State = []sim.StateVar{{Name: "max_queue_load", Doc: "largest guaranteed memory used / capacity over the queues, at the last heartbeat",
-		Get: q.maxLoad}}
+		Get: q.maxLoad, Min: 0, Max: 100, Log: true}}
 	return p, nil
 }
 

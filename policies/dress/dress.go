@@ -44,6 +44,7 @@ type Dress struct {
 	DeltaInit  float64
 	DeltaMin   float64
 	DeltaMax   float64
+	DeltaFixed float64
 	IntervalS  float64
 	det        Detect
 	sim        *sim.Sim
@@ -81,6 +82,8 @@ func (d *Dress) Params(ps *sim.Params) {
 		Ref: "DRESS Sec. IV-C (assumed)", Min: 0, Max: 1, Default: 0, Value: &d.DeltaMin})
 	ps.Add(sim.Param{Name: "delta_max", Doc: "upper bound of delta (the paper: delta in (0, 1), no bound given; assumed 1)",
 		Ref: "DRESS Sec. IV-C (assumed)", Min: 0, Max: 1, Default: 1, Value: &d.DeltaMax})
+	ps.Add(sim.Param{Name: "delta_fixed", Doc: "-1: Alg. 3 adapts the reserve ratio delta (the paper); a value in [0, 1] holds delta there from the next decision on, Alg. 3's adjustment switched off (a tuner setting delta directly)",
+		Ref: "DRESS Sec. IV-C, Alg. 3 (-1: the paper)", Min: -1, Max: 1, Default: -1, Value: &d.DeltaFixed})
 	ps.Add(sim.Param{Name: "dress_interval_s", Doc: "control cycle of Alg. 3 and the prediction horizon t -> t+1, simulated seconds (assumed: pw; the paper does not state it)",
 		Ref: "DRESS Alg. 3 (assumed = pw)", Min: 1, Max: 3600, Default: 10, Value: &d.IntervalS})
 }
@@ -108,20 +111,24 @@ func New(sp base.Spec) (*sim.Policy, error) {
 // State exposes delta, the predicted releases and the pools' demands.
 func (d *Dress) State() []sim.StateVar {
 	return []sim.StateVar{
-		{Name: "delta", Doc: "reserve ratio: the SD pool holds Tot_R x delta containers (Alg. 3)", Get: func() float64 { return d.Delta() }},
+		{Name: "delta", Doc: "reserve ratio: the SD pool holds Tot_R x delta containers (Alg. 3)", Get: func() float64 { return d.Delta() }, Min: 0, Max: 1},
 		{Name: "predicted_release", Doc: "containers predicted to be released in the next control interval, F(t+1) - A_c (Eq. 1-3), at the last control step",
-			Get: func() float64 { return d.last.F1 + d.last.F2 }},
-		{Name: "predicted_release_sd", Doc: "F_1(t+1) - A_c1: releases predicted from small-demand jobs", Get: func() float64 { return d.last.F1 }},
-		{Name: "predicted_release_ld", Doc: "F_2(t+1) - A_c2: releases predicted from large-demand jobs", Get: func() float64 { return d.last.F2 }},
-		{Name: "pending_sd", Doc: "P_1: containers pending for small-demand jobs, at the last control step", Get: func() float64 { return sum(d.last.SD) }},
-		{Name: "pending_ld", Doc: "P_2: containers pending for large-demand jobs, at the last control step", Get: func() float64 { return sum(d.last.LD) }},
-		{Name: "sd_used", Doc: "containers held by small-demand jobs (guaranteed), at the last refresh", Get: func() float64 { return d.used[SD] }},
-		{Name: "phases_found", Doc: "phases detected so far over all jobs (Alg. 1)", Get: func() float64 { return float64(d.phases) }},
+			Get: func() float64 { return d.last.F1 + d.last.F2 }, Min: 0, Max: 1, Per: sim.PerVCore},
+		{Name: "predicted_release_sd", Doc: "F_1(t+1) - A_c1: releases predicted from small-demand jobs", Get: func() float64 { return d.last.F1 }, Min: 0, Max: 1, Per: sim.PerVCore},
+		{Name: "predicted_release_ld", Doc: "F_2(t+1) - A_c2: releases predicted from large-demand jobs", Get: func() float64 { return d.last.F2 }, Min: 0, Max: 1, Per: sim.PerVCore},
+		{Name: "pending_sd", Doc: "P_1: containers pending for small-demand jobs, at the last control step", Get: func() float64 { return sum(d.last.SD) }, Min: 0, Max: 100, Per: sim.PerVCore, Log: true},
+		{Name: "pending_ld", Doc: "P_2: containers pending for large-demand jobs, at the last control step", Get: func() float64 { return sum(d.last.LD) }, Min: 0, Max: 100, Per: sim.PerVCore, Log: true},
+		{Name: "sd_used", Doc: "containers held by small-demand jobs (guaranteed), at the last refresh", Get: func() float64 { return d.used[SD] }, Min: 0, Max: 1, Per: sim.PerVCore},
+		{Name: "phases_found", Doc: "phases detected so far over all jobs (Alg. 1)", Get: func() float64 { return float64(d.phases) }, Min: 0, Max: 100, Per: sim.PerJob, Log: true},
 	}
 }
 
-// Delta returns the reserve ratio in force.
+// Delta returns the reserve ratio in force: delta_fixed when set, else
+// Alg. 3's delta.
 func (d *Dress) Delta() float64 {
+	if d.DeltaFixed >= 0 {
+		return d.DeltaFixed
+	}
 	if d.sim == nil {
 		return d.DeltaInit
 	}
@@ -146,7 +153,8 @@ func (d *Dress) Used(s *sim.Sim) [2]float64 {
 
 // Pools returns the SD and LD pool sizes now: Tot_R x delta, Tot_R x (1 - delta).
 func (d *Dress) Pools() [2]float64 {
-	return [2]float64{d.totR * d.delta, d.totR * (1 - d.delta)}
+	delta := d.Delta()
+	return [2]float64{d.totR * delta, d.totR * (1 - delta)}
 }
 
 // PhasesFound returns how many phases Alg. 1 has found in the run.
@@ -243,9 +251,10 @@ func (d *Dress) refresh(s *sim.Sim) {
 func (d *Dress) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
 	in := d.info(s, t.Job)
 	d.refresh(s)
-	limit := d.totR * d.delta
+	delta := d.Delta()
+	limit := d.totR * delta
 	if in.cat == LD {
-		limit = d.totR * (1 - d.delta)
+		limit = d.totR * (1 - delta)
 	}
 	return d.used[in.cat]+d.Units(t.Req) <= limit+1e-9
 }
@@ -333,9 +342,14 @@ func (d *Dress) Control(s *sim.Sim) {
 	}
 	d.refresh(s)
 	ac := max(d.totR-d.used[SD]-d.used[LD], 0)
-	dem.Ac1 = clamp(d.totR*d.delta-d.used[SD], 0, ac)
-	dem.Ac2 = clamp(d.totR*(1-d.delta)-d.used[LD], 0, ac-dem.Ac1)
+	delta := d.Delta()
+	dem.Ac1 = clamp(d.totR*delta-d.used[SD], 0, ac)
+	dem.Ac2 = clamp(d.totR*(1-delta)-d.used[LD], 0, ac-dem.Ac1)
 	d.last = dem
+	if d.DeltaFixed >= 0 {
+		d.delta = d.DeltaFixed // held: Alg. 3 resumes from here if released
+		return
+	}
 	d.delta = clamp(Adjust(d.delta, dem), d.DeltaMin, d.DeltaMax)
 }
 

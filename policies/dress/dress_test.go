@@ -168,3 +168,54 @@ func TestParams(t *testing.T) {
 		}
 	}
 }
+
+// TestDeltaFixed: delta_fixed holds the reserve ratio where a tuner puts it
+// (Alg. 3 switched off), on the TestDeltaFollowsSDDemand run where Alg. 3
+// would move it to 0 and 0.4; -1 hands it back to Alg. 3.
+func TestDeltaFixed(t *testing.T) {
+	p, err := dress.New(base.Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]float64{"theta": 0.5, "delta_fixed": 0.3} {
+		if err := p.Params.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := part(t, p)
+	cfg := sim.Config{Policy: p, Seed: 1, Model: sim.Model{HeartbeatMs: 100},
+		Nodes: []sim.NodeSpec{{Name: "n", Cap: sim.Res{VCores: 10, MemMB: 10240}}},
+		Jobs:  []sim.JobSpec{genericJob("large", 0, 6, 100), genericJob("small", 15, 4, 30)}}
+	watch := poolWatch(t, d)
+	seen := map[float64]bool{}
+	cfg.AfterEvent = func(s *sim.Sim) {
+		watch(s)
+		seen[d.Delta()] = true
+		if s.Now() == 40000 {
+			if err := p.Params.Set("delta_fixed", -1); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	s, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := s.Run(); sum.JobsCompleted != 2 {
+		t.Fatalf("%d of 2 jobs completed", sum.JobsCompleted)
+	}
+	if !seen[0.3] || !seen[0] {
+		t.Errorf("delta took %v; want 0.3 while fixed, then Alg. 3's 0 once released", seen)
+	}
+	// While fixed at 0.3 the small job could hold only 3 containers: it
+	// cannot have run all 4 tasks at once before 40 s.
+	var atOnce int
+	for _, tk := range s.Jobs[1].Stages[0].Tasks {
+		if tk.FirstStartMs >= 0 && tk.FirstStartMs < 40000 {
+			atOnce++
+		}
+	}
+	if atOnce > 3 {
+		t.Errorf("%d small tasks started before 40 s within a pool of 3", atOnce)
+	}
+}

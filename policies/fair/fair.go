@@ -184,7 +184,7 @@ func New(sp base.Spec) (*sim.Policy, error) {
 		Ref: "YARN FairScheduler maxAMShare (default 0.5)", Min: -1, Max: 1, Default: 0.5, Value: &am.MaxAMShare})
 	a.Params(p.Params, 0)
 	p.State = []sim.StateVar{{Name: "am_vcores_share", Doc: "vCores held by running AMs / cluster vCores (what maxAMShare bounds per queue)",
-		Get: am.vcoresShare}}
+		Get: am.vcoresShare, Min: 0, Max: 1}}
 	return p, nil
 }
 

@@ -85,17 +85,17 @@ func New(sp base.Spec) (*sim.Policy, error) {
 	ps.Add(sim.Param{Name: "rls_discount", Doc: "RLS discount factor tau of the fuzzy model (assumed, the paper does not give it)",
 		Ref: "iKayak Sec. 3.1.2, Eq. 6", Min: 0.5, Max: 1, Default: 0.95, Value: &pred.Tau})
 	p.State = append(p.State,
-		sim.StateVar{Name: "lambda", Doc: "delay factor R_Spark / (R_Spark + R_MR) over allocated vCores (Sec. 3.2)", Get: susp.LambdaNow},
-		sim.StateVar{Name: "suspended_reducers", Doc: "reducers suspended now", Get: func() float64 { return float64(susp.Suspended()) }},
-		sim.StateVar{Name: "suspend_s", Doc: "the last T_suspend (s)", Get: func() float64 { return susp.lastS }},
-		sim.StateVar{Name: "suspensions", Doc: "reducer suspensions so far", Get: func() float64 { return float64(susp.total) }},
-		sim.StateVar{Name: "suspensions_maps_pending", Doc: "suspensions whose job had maps waiting for resources", Get: func() float64 { return float64(susp.withPending) }},
-		sim.StateVar{Name: "resumes_after_maps", Doc: "reducers resumed after their job's maps had all finished", Get: func() float64 { return float64(susp.lateResumes) }},
-		sim.StateVar{Name: "predictor_nrmse", Doc: "mean NRMSE of the reduce remaining-time predictions over finished reducers (Fig. 9)", Get: pred.NRMSE},
-		sim.StateVar{Name: "predictor_rate_error", Doc: "relative RMS one-step error of the fuzzy model on measured reduce progress", Get: pred.RateError},
-		sim.StateVar{Name: "shrink_mu", Doc: "shrinking floor mu = N_local / (N_local + N_remote) (Alg. 3)", Get: shr.Mu},
-		sim.StateVar{Name: "maps_shrunk", Doc: "map containers launched shrunk", Get: func() float64 { return float64(shr.Shrunk) }},
-		sim.StateVar{Name: "executor_wait_s", Doc: "mean time executors waited from request to launch (reservation time)", Get: pl.MeanWaitS},
+		sim.StateVar{Name: "lambda", Doc: "delay factor R_Spark / (R_Spark + R_MR) over allocated vCores (Sec. 3.2)", Get: susp.LambdaNow, Min: 0, Max: 1},
+		sim.StateVar{Name: "suspended_reducers", Doc: "reducers suspended now", Get: func() float64 { return float64(susp.Suspended()) }, Min: 0, Max: 1, Per: sim.PerVCore},
+		sim.StateVar{Name: "suspend_s", Doc: "the last T_suspend (s)", Get: func() float64 { return susp.lastS }, Min: 0, Max: 3600, Log: true},
+		sim.StateVar{Name: "suspensions", Doc: "reducer suspensions so far", Get: func() float64 { return float64(susp.total) }, Min: 0, Max: 100, Per: sim.PerJob, Log: true},
+		sim.StateVar{Name: "suspensions_maps_pending", Doc: "suspensions whose job had maps waiting for resources", Get: func() float64 { return float64(susp.withPending) }, Min: 0, Max: 100, Per: sim.PerJob, Log: true},
+		sim.StateVar{Name: "resumes_after_maps", Doc: "reducers resumed after their job's maps had all finished", Get: func() float64 { return float64(susp.lateResumes) }, Min: 0, Max: 100, Per: sim.PerJob, Log: true},
+		sim.StateVar{Name: "predictor_nrmse", Doc: "mean NRMSE of the reduce remaining-time predictions over finished reducers (Fig. 9)", Get: pred.NRMSE, Min: 0, Max: 10, Log: true},
+		sim.StateVar{Name: "predictor_rate_error", Doc: "relative RMS one-step error of the fuzzy model on measured reduce progress", Get: pred.RateError, Min: 0, Max: 10, Log: true},
+		sim.StateVar{Name: "shrink_mu", Doc: "shrinking floor mu = N_local / (N_local + N_remote) (Alg. 3)", Get: shr.Mu, Min: 0, Max: 1},
+		sim.StateVar{Name: "maps_shrunk", Doc: "map containers launched shrunk", Get: func() float64 { return float64(shr.Shrunk) }, Min: 0, Max: 1000, Per: sim.PerJob, Log: true},
+		sim.StateVar{Name: "executor_wait_s", Doc: "mean time executors waited from request to launch (reservation time)", Get: pl.MeanWaitS, Min: 0, Max: 3600, Log: true},
 	)
 	return p, nil
 }
@@ -109,7 +109,7 @@ func newPlacement(name string, st Strategy) base.Factory {
 		pl := NewPlacer(a, st)
 		p.Name = name
 		p.Allocate = pl
-		p.State = append(p.State, sim.StateVar{Name: "executor_wait_s", Doc: "mean time executors waited from request to launch (reservation time)", Get: pl.MeanWaitS})
+		p.State = append(p.State, sim.StateVar{Name: "executor_wait_s", Doc: "mean time executors waited from request to launch (reservation time)", Get: pl.MeanWaitS, Min: 0, Max: 3600, Log: true})
 		return p, nil
 	}
 }

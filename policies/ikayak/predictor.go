@@ -132,7 +132,7 @@ func (p *Predictor) Control(s *sim.Sim) {
 // has maps to finish (its progress is paced by map outputs), or its phase.
 func classOf(t *sim.Task) int {
 	i := phaseIndex(t)
-	phases := t.Stage.Spec.Profile.Phases
+	phases := t.Profile().Phases
 	if i < len(phases) && phases[i].Shuffle && t.Stage.Index > 0 {
 		prev := t.Job.Stages[t.Stage.Index-1]
 		if prev.Done < len(prev.Tasks) {
@@ -144,12 +144,12 @@ func classOf(t *sim.Task) int {
 
 func phaseIndex(t *sim.Task) int {
 	name := t.Phase()
-	for i, ph := range t.Stage.Spec.Profile.Phases {
+	for i, ph := range t.Profile().Phases {
 		if ph.Name == name {
 			return i
 		}
 	}
-	return len(t.Stage.Spec.Profile.Phases)
+	return len(t.Profile().Phases)
 }
 
 // allocation is u(t): the reducer's vCores (0 while suspended) times the
@@ -305,7 +305,7 @@ const minRate = 1e-3
 
 // remaining adds up the progress left in each phase over its predicted rate.
 func (p *Predictor) remaining(t *sim.Task, tr *track, prog float64, class int, u, d float64) float64 {
-	phases := t.Stage.Spec.Profile.Phases
+	phases := t.Profile().Phases
 	cur := phaseIndex(t)
 	end, total := 0.0, 0.0
 	for _, ph := range phases {

@@ -26,8 +26,7 @@ const levels = 4
 // processing stages, applications, and frameworks").
 const laplace = 1.0
 
-// Classifier is OPERA's task classifier: naive Bayes over the hierarchical
-// features
+// Classifier is OPERA's task classifier over the hierarchical features
 //
 //	F_t = { {F}, {F,A}, {F,A,S}, {F,A,S,P,D} }                    (Eq. 1)
 //
@@ -41,6 +40,10 @@ const laplace = 1.0
 // posterior wins, ties go long). A task none of whose features was ever seen
 // ("an application with all new features") is conservatively long.
 //
+// The posterior comes from the paper's naive Bayes (Model 0, the default)
+// or from a logistic regression over the same features trained online in
+// gorgonia (Model 1, logistic.go); both learn from the same finished tasks.
+//
 // It keeps the prediction made when each attempt launched and, when the
 // attempt finishes, compares it with the observed class (Table III).
 //
@@ -52,10 +55,12 @@ type Classifier struct {
 	PosteriorCutoff float64
 	// Buckets is the number of job-progress buckets of the P_t feature.
 	Buckets float64
+	// Model selects the posterior: ModelBayes or ModelLogistic.
+	Model float64
 
-	n      [2]float64                     // finished tasks per class
-	counts [levels]map[string]*[2]float64 // feature value -> per-class count
-	feats  map[*sim.Stage]*stageFeatures
+	bayes    *NaiveBayes
+	logistic *Logistic
+	feats    map[*sim.Stage]*stageFeatures
 
 	// At launch, per task ID: the prediction (0 none, 1 short, 2 long) and
 	// the progress bucket its features were taken with.
@@ -73,13 +78,35 @@ type stageFeatures struct {
 	buckets []string // the full {F,A,S,P,D} feature per progress bucket
 }
 
+// The posterior models (parameter classifier).
+const (
+	ModelBayes    = 0 // naive Bayes, Eq. 2-3 (the paper)
+	ModelLogistic = 1 // logistic regression, trained online (logistic.go)
+)
+
+// posterior is a model of P(short | F_t) learned online from finished tasks.
+type posterior interface {
+	// PosteriorShort returns P(short | f) and whether any of f was seen.
+	PosteriorShort(f [levels]string) (p float64, known bool)
+	// Learn adds one finished task of class k (Short or Long).
+	Learn(f [levels]string, k int)
+}
+
 // NewClassifier returns an empty classifier with the paper's defaults.
 func NewClassifier() *Classifier {
-	c := &Classifier{CutoffS: 60, PosteriorCutoff: 0.5, Buckets: 4, feats: map[*sim.Stage]*stageFeatures{}}
-	for i := range c.counts {
-		c.counts[i] = map[string]*[2]float64{}
+	return &Classifier{CutoffS: 60, PosteriorCutoff: 0.5, Buckets: 4, bayes: NewNaiveBayes(), feats: map[*sim.Stage]*stageFeatures{}}
+}
+
+// model returns the selected posterior model (the logistic one is built on
+// first use: a run with the paper's naive Bayes builds no graph).
+func (c *Classifier) model() posterior {
+	if int(c.Model) == ModelLogistic {
+		if c.logistic == nil {
+			c.logistic = NewLogistic()
+		}
+		return c.logistic
 	}
-	return c
+	return c.bayes
 }
 
 // Progress returns the fraction of job j's tasks (AM excluded) finished.
@@ -123,9 +150,31 @@ func (c *Classifier) stage(st *sim.Stage) *stageFeatures {
 	return sf
 }
 
-// PosteriorShort returns P(short | F) for features f (Eq. 2-3, normalised
-// over the two classes) and whether any of f was ever observed.
+// PosteriorShort returns P(short | F) for features f from the selected
+// model and whether any of f was ever observed.
 func (c *Classifier) PosteriorShort(f [levels]string) (p float64, known bool) {
+	return c.model().PosteriorShort(f)
+}
+
+// NaiveBayes is the paper's posterior: P(C|F_t) ∝ P(C) · Π_i P(F_t^i | C)
+// with add-one smoothing (Eq. 2-3).
+type NaiveBayes struct {
+	n      [2]float64                     // finished tasks per class
+	counts [levels]map[string]*[2]float64 // feature value -> per-class count
+}
+
+// NewNaiveBayes returns an empty naive Bayes model.
+func NewNaiveBayes() *NaiveBayes {
+	nb := &NaiveBayes{}
+	for i := range nb.counts {
+		nb.counts[i] = map[string]*[2]float64{}
+	}
+	return nb
+}
+
+// PosteriorShort implements posterior (Eq. 2-3, normalised over the two
+// classes).
+func (c *NaiveBayes) PosteriorShort(f [levels]string) (p float64, known bool) {
 	total := c.n[Short] + c.n[Long]
 	if total == 0 {
 		return 0, false
@@ -152,6 +201,19 @@ func (c *Classifier) PosteriorShort(f [levels]string) (p float64, known bool) {
 	return 1 / (1 + math.Exp(lp[Long]-lp[Short])), known
 }
 
+// Learn implements posterior.
+func (c *NaiveBayes) Learn(f [levels]string, k int) {
+	c.n[k]++
+	for i, v := range f {
+		cnt := c.counts[i][v]
+		if cnt == nil {
+			cnt = &[2]float64{}
+			c.counts[i][v] = cnt
+		}
+		cnt[k]++
+	}
+}
+
 // Classify returns Short or Long for features f.
 func (c *Classifier) Classify(f [levels]string) int {
 	p, known := c.PosteriorShort(f)
@@ -169,18 +231,10 @@ func (c *Classifier) ClassifyTask(t *sim.Task) int {
 	return c.Classify(c.Features(t, c.progressBucket(t.Job)))
 }
 
-// Learn adds one finished task with features f and run time runMs.
+// Learn adds one finished task with features f and run time runMs to the
+// selected model.
 func (c *Classifier) Learn(f [levels]string, runMs sim.Ms) {
-	k := c.ClassOf(runMs)
-	c.n[k]++
-	for i, v := range f {
-		cnt := c.counts[i][v]
-		if cnt == nil {
-			cnt = &[2]float64{}
-			c.counts[i][v] = cnt
-		}
-		cnt[k]++
-	}
+	c.model().Learn(f, c.ClassOf(runMs))
 }
 
 // ClassOf is the observed class of an attempt that ran for runMs.

@@ -2,6 +2,7 @@ package opera
 
 import (
 	"math"
+	"runtime"
 	"testing"
 )
 
@@ -119,5 +120,51 @@ func TestAccuracy(t *testing.T) {
 	c.Confusion = [2][2]int64{{2417, 360}, {2, 105}}
 	if s, l := c.Accuracy(Short), c.Accuracy(Long); math.Abs(s-0.870) > 0.001 || math.Abs(l-0.981) > 0.001 {
 		t.Fatalf("accuracy %.4f / %.4f, want 0.870 / 0.981", s, l)
+	}
+}
+
+// TestLogistic: the logistic posterior learns which features mean short
+// from finished tasks alone, calls a task with no seen feature unknown, is
+// deterministic, and runs inside the simulator's single goroutine (gorgonia's
+// tape machine starts none).
+func TestLogistic(t *testing.T) {
+	before := runtime.NumGoroutine()
+	c := NewClassifier()
+	c.Model = ModelLogistic
+	short := [levels]string{"mapreduce", "mapreduce|sort", "mapreduce|sort|map", "mapreduce|sort|map|p0|1x1024"}
+	long := [levels]string{"mapreduce", "mapreduce|sort", "mapreduce|sort|reduce", "mapreduce|sort|reduce|p0|1x2048"}
+	if _, known := c.PosteriorShort(short); known || c.Classify(short) != Long {
+		t.Fatal("an unseen task is not long")
+	}
+	for range 50 {
+		c.Learn(short, 10000)
+		c.Learn(long, 200000)
+	}
+	ps, known := c.PosteriorShort(short)
+	pl, _ := c.PosteriorShort(long)
+	if !known || ps < 0.9 || pl > 0.1 || c.Classify(short) != Short || c.Classify(long) != Long {
+		t.Fatalf("P(short|map) = %v, P(short|reduce) = %v after 50 of each", ps, pl)
+	}
+	// A new stage of the same application: the shared levels decide.
+	other := [levels]string{"mapreduce", "mapreduce|sort", "mapreduce|sort|merge", "mapreduce|sort|merge|p0|1x1024"}
+	if p, known := c.PosteriorShort(other); !known || p <= 0 || p >= 1 {
+		t.Errorf("a partly known task: p %v, known %v", p, known)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after training, %d before", n, before)
+	}
+	// The same updates give the same weights, bit for bit.
+	d := NewClassifier()
+	d.Model = ModelLogistic
+	for range 50 {
+		d.Learn(short, 10000)
+		d.Learn(long, 200000)
+	}
+	if q, _ := d.PosteriorShort(short); math.Float64bits(q) != math.Float64bits(ps) {
+		t.Errorf("two classifiers trained alike disagree: %v vs %v", q, ps)
+	}
+	// The naive Bayes model was not trained meanwhile.
+	if _, known := c.bayes.PosteriorShort(short); known {
+		t.Error("the logistic classifier also fed the naive Bayes")
 	}
 }

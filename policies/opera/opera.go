@@ -96,6 +96,8 @@ func (o *Opera) params() *sim.Params {
 		Ref: "OPERA Sec. III-B (1 minute)", Min: 1, Max: 3600, Default: 60, Value: &c.CutoffS})
 	ps.Add(sim.Param{Name: "posterior_cutoff", Doc: "a task is classified short when P(short|features) exceeds this (0.5: the higher posterior wins)",
 		Ref: "OPERA Sec. III-B", Min: 0, Max: 1, Default: 0.5, Value: &c.PosteriorCutoff})
+	ps.Add(sim.Param{Name: "classifier", Doc: "the short/long posterior: 0 naive Bayes (the paper, Eq. 2-3), 1 logistic regression over the same features, trained online in gorgonia",
+		Ref: "OPERA Sec. III-B (0: the paper)", Min: 0, Max: 1, Default: ModelBayes, Integer: true, Value: &c.Model})
 	ps.Add(sim.Param{Name: "progress_buckets", Doc: "buckets of job progress for the classifier's P feature (assumed: the paper does not say how progress is discretised)",
 		Ref: "OPERA Sec. III-B (P_t)", Min: 1, Max: 20, Default: 4, Integer: true, Value: &c.Buckets})
 	ps.Add(sim.Param{Name: "rho", Doc: "contention threshold: usage above rho x capacity is contention",
@@ -125,18 +127,18 @@ func (o *Opera) stateVars() []sim.StateVar {
 	c := o.Cls
 	conf := func(a, p int) func() float64 { return func() float64 { return float64(c.Confusion[a][p]) } }
 	return []sim.StateVar{
-		{Name: "opera_short_as_short", Doc: "finished short tasks predicted short at launch (Table III)", Get: conf(Short, Short)},
-		{Name: "opera_short_as_long", Doc: "finished short tasks predicted long at launch (Table III)", Get: conf(Short, Long)},
-		{Name: "opera_long_as_short", Doc: "finished long tasks predicted short at launch (Table III)", Get: conf(Long, Short)},
-		{Name: "opera_long_as_long", Doc: "finished long tasks predicted long at launch (Table III)", Get: conf(Long, Long)},
-		{Name: "opera_short_accuracy", Doc: "share of finished short tasks predicted short (Table III)", Get: func() float64 { return c.Accuracy(Short) }},
-		{Name: "opera_long_accuracy", Doc: "share of finished long tasks predicted long (Table III)", Get: func() float64 { return c.Accuracy(Long) }},
-		{Name: "opera_blocked_vcores", Doc: "PRESERVE: mean blocked vCores BR per node (Fig. 12)", Get: func() float64 { v, _, _ := o.Mon.meanBlocked(o.sim); return v }},
-		{Name: "opera_blocked_mem_mb", Doc: "PRESERVE: mean blocked memory BR per node (MB)", Get: func() float64 { _, v, _ := o.Mon.meanBlocked(o.sim); return v }},
-		{Name: "opera_block_time_s", Doc: "PRESERVE: mean block time BT per node (s)", Get: func() float64 { _, _, v := o.Mon.meanBlocked(o.sim); return v }},
-		{Name: "opera_monitor_kills", Doc: "opportunistic tasks killed by the node monitor (Fig. 9)", Get: func() float64 { return float64(o.Mon.Kills) }},
-		{Name: "opera_wasted_s", Doc: "run time lost by the tasks the node monitor killed (s, Fig. 9)", Get: func() float64 { return float64(o.Mon.WastedMs) / 1000 }},
-		{Name: "opera_opp_launched", Doc: "opportunistic containers launched", Get: func() float64 { return float64(o.OppLaunched) }},
-		{Name: "opera_reserved_tasks", Doc: "tasks reserved now (node reservations, or multi-chance queue entries)", Get: func() float64 { return o.reservedCount(o.sim) }},
+		{Name: "opera_short_as_short", Doc: "finished short tasks predicted short at launch (Table III)", Get: conf(Short, Short), Min: 0, Max: 1e3, Per: sim.PerJob, Log: true},
+		{Name: "opera_short_as_long", Doc: "finished short tasks predicted long at launch (Table III)", Get: conf(Short, Long), Min: 0, Max: 1e3, Per: sim.PerJob, Log: true},
+		{Name: "opera_long_as_short", Doc: "finished long tasks predicted short at launch (Table III)", Get: conf(Long, Short), Min: 0, Max: 1e3, Per: sim.PerJob, Log: true},
+		{Name: "opera_long_as_long", Doc: "finished long tasks predicted long at launch (Table III)", Get: conf(Long, Long), Min: 0, Max: 1e3, Per: sim.PerJob, Log: true},
+		{Name: "opera_short_accuracy", Doc: "share of finished short tasks predicted short (Table III)", Get: func() float64 { return c.Accuracy(Short) }, Min: 0, Max: 1},
+		{Name: "opera_long_accuracy", Doc: "share of finished long tasks predicted long (Table III)", Get: func() float64 { return c.Accuracy(Long) }, Min: 0, Max: 1},
+		{Name: "opera_blocked_vcores", Doc: "PRESERVE: mean blocked vCores BR per node (Fig. 12)", Get: func() float64 { v, _, _ := o.Mon.meanBlocked(o.sim); return v }, Min: 0, Max: 1024, Log: true},
+		{Name: "opera_blocked_mem_mb", Doc: "PRESERVE: mean blocked memory BR per node (MB)", Get: func() float64 { _, v, _ := o.Mon.meanBlocked(o.sim); return v }, Min: 0, Max: 1 << 20, Log: true},
+		{Name: "opera_block_time_s", Doc: "PRESERVE: mean block time BT per node (s)", Get: func() float64 { _, _, v := o.Mon.meanBlocked(o.sim); return v }, Min: 0, Max: 3600, Log: true},
+		{Name: "opera_monitor_kills", Doc: "opportunistic tasks killed by the node monitor (Fig. 9)", Get: func() float64 { return float64(o.Mon.Kills) }, Min: 0, Max: 1e3, Per: sim.PerJob, Log: true},
+		{Name: "opera_wasted_s", Doc: "run time lost by the tasks the node monitor killed (s, Fig. 9)", Get: func() float64 { return float64(o.Mon.WastedMs) / 1000 }, Min: 0, Max: 1e5, Per: sim.PerJob, Log: true},
+		{Name: "opera_opp_launched", Doc: "opportunistic containers launched", Get: func() float64 { return float64(o.OppLaunched) }, Min: 0, Max: 1e4, Per: sim.PerJob, Log: true},
+		{Name: "opera_reserved_tasks", Doc: "tasks reserved now (node reservations, or multi-chance queue entries)", Get: func() float64 { return o.reservedCount(o.sim) }, Min: 0, Max: 100, Per: sim.PerNode, Log: true},
 	}
 }

@@ -65,12 +65,12 @@ func New(base.Spec) (*sim.Policy, error) {
 	p.Params.Add(sim.Param{Name: "max_rounds", Doc: "maximum rounds of the map placement per cycle; it also stops when a round changes nothing (assumed 5: not given)",
 		Ref: "RAS Sec. 3.4, Alg. 1", Min: 1, Max: 100, Default: 5, Integer: true, Value: &r.MaxRounds})
 	p.State = []sim.StateVar{
-		{Name: "min_utility", Doc: "lowest job utility of the last placement (Eq. 4's objective; -Inf shown as -10)", Get: r.minUtility},
-		{Name: "mean_utility", Doc: "mean job utility of the last placement (-Inf counted as -10)", Get: r.meanUtility},
-		{Name: "jobs_below_goal", Doc: "jobs whose utility is negative: fewer map slots than s_req or reducers unplaced", Get: r.belowGoal},
-		{Name: "planned_map_slots", Doc: "map job slots in the last placement (sum of P^M)", Get: func() float64 { return r.planned(false) }},
-		{Name: "planned_reduce_slots", Doc: "reduce job slots in the last placement (sum of P^R)", Get: func() float64 { return r.planned(true) }},
-		{Name: "placement_cycles", Doc: "control cycles run", Get: func() float64 { return float64(r.cycles) }},
+		{Name: "min_utility", Doc: "lowest job utility of the last placement (Eq. 4's objective; -Inf shown as -10)", Get: r.minUtility, Min: -10, Max: 1},
+		{Name: "mean_utility", Doc: "mean job utility of the last placement (-Inf counted as -10)", Get: r.meanUtility, Min: -10, Max: 1},
+		{Name: "jobs_below_goal", Doc: "jobs whose utility is negative: fewer map slots than s_req or reducers unplaced", Get: r.belowGoal, Min: 0, Max: 1, Per: sim.PerJob},
+		{Name: "planned_map_slots", Doc: "map job slots in the last placement (sum of P^M)", Get: func() float64 { return r.planned(false) }, Min: 0, Max: 2, Per: sim.PerVCore},
+		{Name: "planned_reduce_slots", Doc: "reduce job slots in the last placement (sum of P^R)", Get: func() float64 { return r.planned(true) }, Min: 0, Max: 16, Per: sim.PerNode, Log: true},
+		{Name: "placement_cycles", Doc: "control cycles run", Get: func() float64 { return float64(r.cycles) }, Min: 0, Max: 1e4, Log: true},
 	}
 	return p, nil
 }

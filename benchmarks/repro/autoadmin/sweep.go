@@ -38,20 +38,13 @@ func dynamicRun(st setting) repro.Run {
 // perSeed runs every run once per seed and returns the makespans by run and
 // seed (NaN where jobs did not complete).
 func perSeed(ctx repro.Context, runs []repro.Run) ([][]float64, error) {
-	out := make([][]float64, len(runs))
-	for i := range out {
-		out[i] = make([]float64, len(ctx.Seeds))
+	vals, err := repro.Sweep(ctx, runs, makespan)
+	if err != nil {
+		return nil, err
 	}
-	for si, seed := range ctx.Seeds {
-		c := ctx
-		c.Seeds = []uint64{seed}
-		stats, err := repro.Sweep(c, runs, makespan)
-		if err != nil {
-			return nil, err
-		}
-		for i := range runs {
-			out[i][si] = stats[i]["makespan"].Mean
-		}
+	out := make([][]float64, len(runs))
+	for i := range runs {
+		out[i] = vals[i]["makespan"]
 	}
 	return out, nil
 }

@@ -100,14 +100,22 @@ func RunWith(ctx repro.Context, o Options) ([]repro.Row, error) {
 	runs = append(runs, repro.Run{Scenario: "ras-adaptive", Sets: o.Sets})
 	exp2 := len(runs)
 	runs = append(runs, repro.Run{Scenario: "ras-adaptive", Sets: append([]string{"workload.options.goals=tight"}, o.Sets...)})
-	st, err := repro.Sweep(ctx, runs, metrics)
+	vals, err := repro.Sweep(ctx, runs, metrics)
 	if err != nil {
 		return nil, err
 	}
+	st := make([]map[string]repro.Stat, len(vals))
+	for i, v := range vals {
+		st[i] = map[string]repro.Stat{}
+		for k := range v {
+			st[i][k] = v.Stat(k)
+		}
+	}
 	var rows []repro.Row
 	row := func(exp, metric, unit string, paper float64, s repro.Stat, note string) {
-		rows = append(rows, repro.Row{Experiment: exp, Metric: metric, Unit: unit, Paper: paper, Simulated: s.Mean, SimulatedSD: s.SD, Note: note})
+		rows = append(rows, repro.StatRow(exp, metric, unit, paper, s, note))
 	}
+	headline := func() { rows[len(rows)-1].Headline = true }
 	nan := math.NaN()
 
 	// Experiment 1, Fig. 3: Fair's makespan per map-slot setting, and RAS.
@@ -130,10 +138,12 @@ func RunWith(ctx repro.Context, o Options) ([]repro.Row, error) {
 	if best >= 0 {
 		rows = append(rows, repro.Row{Experiment: "exp1", Metric: "best Fair setting", Unit: "map slots/TT", Paper: FairBestSlots,
 			Simulated: float64(o.Slots[best]), Note: "lowest mean makespan over the swept settings"})
-		row("exp1", "RAS gain over best Fair", "%", GainOverBest, gain(st[best]["makespan"], ras1["makespan"]),
-			"(Fair - RAS) / RAS; negative: RAS slower")
-		row("exp1", "RAS gain over worst Fair", "%", GainOverWorst, gain(st[worst]["makespan"], ras1["makespan"]),
+		row("exp1", "RAS gain over best Fair", "%", GainOverBest, gain(vals[best]["makespan"], vals[exp1]["makespan"]),
+			"(Fair - RAS) / RAS per seed, against the setting best on average; negative: RAS slower")
+		headline()
+		row("exp1", "RAS gain over worst Fair", "%", GainOverWorst, gain(vals[worst]["makespan"], vals[exp1]["makespan"]),
 			fmt.Sprintf("worst: %d map slots/TT", o.Slots[worst]))
+		headline()
 	}
 	row("exp1", "RAS tasks per TaskTracker", "tasks", RASTasksPerTT, ras1["tasks_per_tt"], "maps and reducers running, mean over the makespan")
 	for i, n := range o.Slots {
@@ -150,10 +160,12 @@ func RunWith(ctx repro.Context, o Options) ([]repro.Row, error) {
 	row("exp2", "RAS makespan", "s", RASExp2Makespan, ras2["makespan"], "Sec. 4.3")
 	if best >= 0 {
 		row("exp2", "best Fair makespan", "s", FairBestMakespan, st[best]["makespan"], fmt.Sprintf("%d map slots/TT (goals do not steer Fair)", o.Slots[best]))
-		d := repro.Stat{Mean: st[best]["makespan"].Mean - ras2["makespan"].Mean}
-		row("exp2", "best Fair minus RAS", "s", FairBestMakespan-RASExp2Makespan, d, "Sec. 4.3: RAS ahead by 167 s")
+		d := repro.PairedDiff(vals[exp2]["makespan"], vals[best]["makespan"])
+		row("exp2", "best Fair minus RAS", "s", FairBestMakespan-RASExp2Makespan, d, "Sec. 4.3: RAS ahead by 167 s; per seed")
+		headline()
 	}
 	row("exp2", "RAS goals met", "jobs", paperGoalsMet(), ras2["goals_met"], "of 9 (paper: J1 and J2 miss by 18 s and 46 s)")
+	headline()
 	for i, n := range o.Slots {
 		if n == FairBestSlots {
 			row("exp2", "Fair goals met, 4 map slots", "jobs", nan, st[i]["goals_met"], "of 9, Table 1 goals")
@@ -165,9 +177,14 @@ func RunWith(ctx repro.Context, o Options) ([]repro.Row, error) {
 	return rows, nil
 }
 
-// gain is (fair - ras) / ras in percent, the paper's "improvement".
-func gain(fair, ras repro.Stat) repro.Stat {
-	return repro.Stat{Mean: (fair.Mean - ras.Mean) / ras.Mean * 100}
+// gain is (fair - ras) / ras in percent, the paper's "improvement", seed
+// by seed.
+func gain(fair, ras []float64) repro.Stat {
+	per := make([]float64, len(ras))
+	for i := range ras {
+		per[i] = (fair[i] - ras[i]) / ras[i] * 100
+	}
+	return repro.Summarize(per)
 }
 
 func paperGoalsMet() float64 {

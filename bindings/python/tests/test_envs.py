@@ -14,15 +14,50 @@ from gymnasium.vector import AutoresetMode
 import yarngym
 from _helpers import QUICK, actions
 
-IDS = sorted(yarngym.TASKS)
+IDS = sorted(yarngym.TASKS) + ["yarngym/Scenario-v0"]
 
 
-def test_ids_registered():
-    assert "yarngym/Quick-v0" in IDS and "yarngym/Scenario-v0" in IDS
+def test_ids_come_from_the_go_registry():
+    from yarngym import _native
+
+    go = [t["gym_id"] for t in _native.registry(_native.REG_TASKS)]
+    assert go and sorted(go) == sorted(yarngym.TASKS)
+    assert [t["gym_id"] for t in yarngym.tasks()] == go
+    registered = {k for k in gym.registry if k.startswith("yarngym/")}
+    assert registered == set(go) | {"yarngym/Scenario-v0"}
     for env_id in IDS:
         spec = gym.spec(env_id)
         assert spec.entry_point == "yarngym.envs:ClusterEnv"
         assert spec.vector_entry_point == "yarngym.envs:VectorClusterEnv"
+    t = yarngym.TASKS["yarngym/AutoAdmin66-Fair-v0"]
+    assert t["train_seeds"]["first"] >= t["test_seeds"]["first"] + t["test_seeds"]["count"]
+    assert t["default"] == [0.5] and t["env"]["horizon_s"] > 0
+
+
+def test_baselines_from_go():
+    b = yarngym.baselines("yarngym/AutoAdmin66-Fair-v0")
+    assert len(b["default"]["returns"]) == yarngym.TASKS["yarngym/AutoAdmin66-Fair-v0"]["test_seeds"]["count"]
+    assert b["best_static"]["return"]["mean"] >= b["default"]["return"]["mean"]
+    with pytest.raises(KeyError):
+        yarngym.baselines("yarngym/NoSuch-v0")
+
+
+@pytest.mark.parametrize("env_id", sorted(yarngym.TASKS))
+def test_return_is_the_objective(env_id):
+    """A task's rewards add up to its objective: info["return"] and, for a
+    slowdown task, minus info["episode_slowdown"] on the ending step."""
+    env = gym.make(env_id)
+    task = yarngym.TASKS[env_id]
+    env.reset(options={"episode_seed": task["test_seeds"]["first"]})
+    total, info, done = 0.0, {}, False
+    while not done:
+        _, r, te, tr, info = env.step(env.action_space.sample())
+        total += r
+        done = te or tr
+    assert info["ended"] and info["return"] == pytest.approx(total, rel=1e-12)
+    (name,) = task["env"]["reward"]
+    key = {"slowdown": "episode_slowdown", "completion": "episode_completion_s"}[name]
+    assert total == pytest.approx(-info[key], rel=1e-9)
 
 
 @pytest.mark.parametrize("env_id", IDS)
@@ -59,13 +94,14 @@ def test_scenario_env_takes_kwargs():
 
 def test_types_and_bounds_over_episodes():
     env = yarngym.ClusterEnv(**QUICK, control_interval_s=20)
-    assert env.feature_names[0] == "time_h" and env.feature_names[-1] == "param.max_am_share"
+    assert env.feature_names[0] == "time_frac" and env.feature_names[-1] == "param.max_am_share"
     assert env.action_names == ["max_am_share"]
     assert len(env.feature_names) == env.observation_space.shape[0]
     assert np.all(np.isfinite(env.observation_space.low)) and np.all(np.isfinite(env.observation_space.high))
     obs, info = env.reset(seed=3)
     assert info["step"] == 0 and info["sim_time_s"] == 0.0
-    assert all(info[k] == 0 for k in env.info_names)  # the reset info (see VectorClusterEnv)
+    assert all(info[k] == 0 for k in env.info_names if k != "horizon_s")  # the reset info (see VectorClusterEnv)
+    assert info["horizon_s"] > 0
     ended = 0
     for a in actions(200, 1):
         obs, r, te, tr, info = env.step(a)
@@ -83,7 +119,7 @@ def test_render_ansi():
     env = yarngym.ClusterEnv(**QUICK, render_mode="ansi")
     env.reset(seed=1)
     env.step(np.array([0.5], np.float32))
-    assert env.render().startswith("t=0.017h")
+    assert env.render().startswith("t=60s/")
 
 
 def test_action_sets_parameter():
@@ -145,17 +181,17 @@ def test_vector_reset_mask():
 
 def test_registered_ids_normalize_actions():
     env = gym.make("yarngym/OPERA-v0").unwrapped
-    assert env.action_names == ["rho", "duration_cutoff_s"]
+    assert env.action_names == ["rho", "posterior_cutoff"]
     assert np.all(env.action_space.low == -1) and np.all(env.action_space.high == 1)
-    assert env.param_low[0] == pytest.approx(0.1) and env.param_high[0] == pytest.approx(2)
+    assert env.param_low[0] == pytest.approx(0.5) and env.param_high[0] == pytest.approx(2)
     env.reset(seed=1)
-    i, j = env.feature_names.index("param.rho"), env.feature_names.index("param.duration_cutoff_s")
+    i, j = env.feature_names.index("param.rho"), env.feature_names.index("param.posterior_cutoff")
     obs, *_ = env.step(np.array([-1.0, 1.0], np.float32))
     assert obs[i] == pytest.approx(0.0, abs=1e-6) and obs[j] == pytest.approx(1.0)
     obs, *_ = env.step(np.array([0.0, -0.5], np.float32))
     assert obs[i] == pytest.approx(0.5) and obs[j] == pytest.approx(0.25)
     raw = gym.make("yarngym/OPERA-v0", normalize_actions=False).unwrapped
-    assert raw.action_space.low[0] == pytest.approx(0.1)
+    assert raw.action_space.low[0] == pytest.approx(0.5)
     with gym.make_vec("yarngym/OPERA-v0", num_envs=2) as venv:
         assert np.all(venv.single_action_space.high == 1)
         venv.reset(seed=0)

@@ -23,14 +23,24 @@ from _helpers import QUICK
         ({"scenario": "quick", "control_interval_s": -1}, 1, "control_interval_s: -1"),
         ({"scenario": "quick", "max_steps": -3}, 1, "max_steps: -3"),
         ({"scenario": "quick", "sets": ["no_such_key=1"]}, 1, "no_such_key"),
+        ({"scenario": "quick", "reward": {"kills": 1}}, 1, "stall"),
+        ({"scenario": "quick", "horizon_s": -5}, 1, "horizon_s"),
+        ({"scenario": "quick", "controlled": ["max_am_share"], "bounds": {"max_am_share": (0, 3)}}, 1, "bounds: max_am_share"),
     ],
 )
 def test_bad_config(kwargs, status, message):
+    import gc
+    import warnings
+
     for make in (lambda: yarngym.ClusterEnv(**kwargs), lambda: yarngym.VectorClusterEnv(2, **kwargs)):
         with pytest.raises(YarnGymError) as e:
             make()
         assert e.value.status == status
         assert message in str(e.value)
+    # The half-built envs are collected without an error from close().
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gc.collect()
 
 
 def test_bad_scenario_file_names_file_and_key(tmp_path):
@@ -75,10 +85,14 @@ def test_nan_action_is_a_go_error():
         env.step(np.array([np.nan], np.float32))
     assert e.value.status == 3
     env.step(np.array([0.0], np.float32))  # the env is still usable
-    venv = yarngym.VectorClusterEnv(2, **QUICK)
+    venv = yarngym.VectorClusterEnv(4, **QUICK)
     venv.reset(seed=0)
-    with pytest.raises(YarnGymError, match=r"env 1: step: action\[0\] .* is NaN"):
-        venv.step(np.array([[0.0], [np.nan]]))
+    venv.step(np.zeros((4, 1)))
+    # A NaN for env 2 refuses the whole step before any env moves.
+    with pytest.raises(YarnGymError, match=r"env 2: step: action\[0\] .* is NaN \(no env was stepped\)"):
+        venv.step(np.array([[0.0], [0.0], [np.nan], [0.0]]))
+    _, _, _, _, info = venv.step(np.zeros((4, 1)))
+    assert list(info["step"]) == [2, 2, 2, 2]
 
 
 def test_step_order_errors():

@@ -27,9 +27,9 @@ def test_import_does_not_load_the_library():
         import gymnasium as gym, yarngym
         from yarngym import _native
         assert _native._lib is None, "loaded at import"
-        gym.spec("yarngym/Quick-v0")
+        gym.spec("yarngym/AutoAdmin66-Fair-v0")
         assert _native._lib is None, "loaded by gym.spec"
-        env = gym.make("yarngym/Quick-v0")
+        env = gym.make("yarngym/AutoAdmin66-Fair-v0")
         assert _native._lib is not None, "not loaded by the first env"
         print("ok")
         """
@@ -95,8 +95,33 @@ def test_set_threads_rejects_nonsense():
 
 
 def test_abi_version_and_library_path():
-    assert yarngym.abi_version() == 1
+    assert yarngym.abi_version() == 2
     assert yarngym.library_path().is_file()
+
+
+def test_stale_registry_is_refused(tmp_path):
+    """The ids come from the registry file the build wrote beside the
+    library; a library whose registry differs is refused when it loads."""
+    import shutil
+
+    lib = tmp_path / yarngym.library_path().name
+    shutil.copyfile(yarngym.library_path(), lib)
+    (tmp_path / "_registry.json").write_text('[{"gym_id": "yarngym/Old-v0", "env": {"scenario": "quick"}}]')
+    env = dict(os.environ, YARNGYM_LIBRARY=str(lib))
+    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__)] + sys.path)
+    code = textwrap.dedent(
+        """
+        import gymnasium as gym, yarngym
+        assert "yarngym/Old-v0" in yarngym.TASKS  # read at import, Go not loaded
+        try:
+            yarngym.ClusterEnv("quick")
+        except yarngym.YarnGymError as e:
+            assert "does not match the library" in str(e), e
+            print("ok")
+        """
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr
 
 
 def test_header_is_the_cdef():

@@ -17,14 +17,22 @@ from __future__ import annotations
 
 from ._native import YarnGymError, abi_version, library_path, set_threads
 from .envs import ClusterEnv, VectorClusterEnv
-from .registration import TASKS, register_envs
+from .registration import TASKS, baselines, register_envs, tasks
+from .evaluation import evaluate, task_seeds
+from .runs import Run, run
 
 __all__ = [
     "ClusterEnv",
     "VectorClusterEnv",
     "YarnGymError",
     "TASKS",
+    "Run",
+    "run",
+    "evaluate",
+    "task_seeds",
     "abi_version",
+    "baselines",
+    "tasks",
     "library_path",
     "register_envs",
     "set_threads",

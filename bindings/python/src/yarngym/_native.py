@@ -29,11 +29,14 @@ __all__ = [
     "abi_version",
     "set_threads",
     "library_path",
+    "registry",
+    "registry_path",
 ]
 
-ABI_VERSION = 1  # the YG_ABI_VERSION this package speaks
+ABI_VERSION = 2  # the YG_ABI_VERSION this package speaks
 FLAG_NO_AUTORESET = 1
 STR_FEATURES, STR_ACTIONS, STR_INFO, STR_CONFIG = 0, 1, 2, 3
+REG_TASKS, REG_BASELINES, REG_POLICIES, REG_SCENARIOS, REG_OBJECTIVES = 0, 1, 2, 3, 4
 _STATUS = {1: "invalid argument", 2: "bad handle", 3: "environment error", 4: "internal error"}
 
 _PKG = Path(__file__).resolve().parent
@@ -87,6 +90,11 @@ def library_path() -> Path:
     if env:
         return Path(env)
     return _PKG / _lib_name()
+
+
+def registry_path() -> Path:
+    """The task registry the build wrote beside the library (see build_hook.py)."""
+    return library_path().with_name("_registry.json")
 
 
 def _header_path() -> Path:
@@ -152,6 +160,7 @@ def load() -> tuple[Any, Any]:
         lib.yg_abi_version(v)
         if v[0] != ABI_VERSION:
             raise YarnGymError(f"yarngym: library {path} speaks ABI version {v[0]}, this package {ABI_VERSION}: rebuild it")
+        _check_registry(ffi, lib, path)
         if _pending_threads is not None:
             lib.yg_set_threads(_pending_threads, ffi.NULL)
             _pending_threads = None
@@ -163,14 +172,49 @@ def load() -> tuple[Any, Any]:
     return _ffi, _lib
 
 
-def _error(status: int) -> YarnGymError:
-    ffi, lib = _ffi, _lib
+def _registry_text(ffi: Any, lib: Any, what: int) -> str:
+    n = ffi.new("int32_t *")
+    st = lib.yg_registry(what, ffi.NULL, 0, n)
+    if st:
+        raise _error_from(ffi, lib, st)
+    buf = ffi.new("char[]", n[0] + 1)
+    st = lib.yg_registry(what, buf, n[0] + 1, ffi.NULL)
+    if st:
+        raise _error_from(ffi, lib, st)
+    return ffi.string(buf).decode()
+
+
+def _check_registry(ffi: Any, lib: Any, path: Path) -> None:
+    """The ids were registered at import from registry_path(): refuse a
+    library whose task registry differs (a stale build)."""
+    reg = registry_path()
+    if not reg.is_file():
+        return
+    if _registry_text(ffi, lib, REG_TASKS) != reg.read_text():
+        raise YarnGymError(
+            f"yarngym: the task registry {reg} does not match the library {path} (built at different "
+            "times): reinstall the package (`pip install -e .` or `make pytest`) to rebuild both"
+        )
+
+
+def registry(what: int) -> Any:
+    """One of the Go registries (REG_TASKS, REG_BASELINES, REG_POLICIES,
+    REG_SCENARIOS, REG_OBJECTIVES), parsed from its JSON (loads the library)."""
+    ffi, lib = load()
+    return json.loads(_registry_text(ffi, lib, int(what)))
+
+
+def _error_from(ffi: Any, lib: Any, status: int) -> YarnGymError:
     n = ffi.new("int32_t *")
     lib.yg_last_error(ffi.NULL, 0, n)
     buf = ffi.new("char[]", n[0] + 1)
     lib.yg_last_error(buf, n[0] + 1, ffi.NULL)
     msg = ffi.string(buf).decode("utf-8", "replace") or _STATUS.get(status, f"status {status}")
     return YarnGymError(msg, status)
+
+
+def _error(status: int) -> YarnGymError:
+    return _error_from(_ffi, _lib, status)
 
 
 def _check(status: int) -> None:
@@ -222,12 +266,15 @@ def env_config(
     sets: Sequence[str] | Mapping[str, Any] | None = None,
     policy: str | None = None,
     controlled: Sequence[str] | None = None,
+    bounds: Mapping[str, Sequence[float]] | None = None,
     control_interval_s: float | None = None,
+    horizon_s: float | None = None,
     max_steps: int | None = None,
     reward: Mapping[str, float] | None = None,
 ) -> dict[str, Any]:
     """The JSON config of Go's env.Config. ``sets`` may be a mapping
-    {key: value} or a list of "KEY=VALUE" strings (scenario overrides)."""
+    {key: value} or a list of "KEY=VALUE" strings (scenario overrides);
+    ``bounds`` narrows controlled parameters' ranges {name: (low, high)}."""
     if not isinstance(scenario, (str, os.PathLike)) or not str(scenario).strip():
         raise ValueError(f"scenario: {scenario!r}, want a built-in scenario name or a .toml path")
     cfg: dict[str, Any] = {"scenario": os.fspath(scenario)}
@@ -243,8 +290,12 @@ def env_config(
         if isinstance(controlled, str):
             controlled = [controlled]
         cfg["controlled"] = [str(c) for c in controlled]
+    if bounds:
+        cfg["bounds"] = {str(k): [float(v[0]), float(v[1])] for k, v in bounds.items()}
     if control_interval_s is not None:
         cfg["control_interval_s"] = float(control_interval_s)
+    if horizon_s:
+        cfg["horizon_s"] = float(horizon_s)
     if max_steps:
         cfg["max_steps"] = int(max_steps)
     if reward:

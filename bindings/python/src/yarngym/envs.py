@@ -22,14 +22,19 @@ from ._native import NativeBatch, _error, env_config
 
 __all__ = ["ClusterEnv", "VectorClusterEnv"]
 
-# Info scalars that are counts: reported as Python ints by ClusterEnv.
+# Info scalars that are counts: reported as Python ints by ClusterEnv; and
+# flags, reported as bools.
 _INT_INFO = frozenset({"step", "jobs_completed", "jobs_stuck", "tasks_killed", "events"})
+_BOOL_INFO = frozenset({"ended"})
 
-# The info layout of ABI version 1, unpacked by name in ClusterEnv._info_v1
+# The info layout of ABI version 2, unpacked by name in ClusterEnv._info
 # (the generic path handles any other layout).
-_INFO_V1 = (
-    "step", "sim_time_s", "jobs_completed", "jobs_stuck", "tasks_killed", "events",
+_INFO_V2 = (
+    "step", "sim_time_s", "horizon_s", "jobs_completed", "jobs_stuck", "tasks_killed", "events",
     "slowdown", "completion", "utilization", "kills", "wasted", "throughput",
+    "return", "ended",
+    "episode_slowdown", "episode_completion_s", "episode_utilization", "episode_kills", "episode_wasted_s",
+    "episode_throughput",
 )  # fmt: skip
 
 _U64 = 2**64
@@ -69,9 +74,16 @@ class ClusterEnv(gym.Env):
         policy: overrides the scenario's policy.
         controlled: the policy parameters the action sets, in action order
             (empty: the action space has shape (0,) and actions are ignored).
+        bounds: narrower ranges for controlled parameters, {name: (low, high)}.
         control_interval_s: simulated seconds per step (default 60).
+        horizon_s: the episode's horizon, simulated seconds: the episode is
+            truncated there, and jobs unfinished when it ends are charged up
+            to it (default: see Go's env.Config.HorizonS).
         max_steps: truncate an episode after this many steps (0: no limit).
-        reward: objective weights, e.g. {"slowdown": 1, "utilization": 0.5}.
+        reward: objective weights, e.g. {"slowdown": 1, "utilization": 0.5};
+            an episode's rewards add up to its weighted objectives exactly
+            (info["return"]; the objectives themselves in info["episode_*"]
+            on the step that ends it).
         normalize_actions: declare the action space as [-1, 1] per parameter
             (as RL libraries prefer) and map it linearly onto each
             parameter's range [param_low, param_high]; the registered ids
@@ -95,7 +107,9 @@ class ClusterEnv(gym.Env):
         sets: Sequence[str] | Mapping[str, Any] | None = None,
         policy: str | None = None,
         controlled: Sequence[str] | None = None,
+        bounds: Mapping[str, Sequence[float]] | None = None,
         control_interval_s: float | None = None,
+        horizon_s: float | None = None,
         max_steps: int | None = None,
         reward: Mapping[str, float] | None = None,
         normalize_actions: bool = False,
@@ -109,7 +123,9 @@ class ClusterEnv(gym.Env):
             sets=sets,
             policy=policy,
             controlled=controlled,
+            bounds=bounds,
             control_interval_s=control_interval_s,
+            horizon_s=horizon_s,
             max_steps=max_steps,
             reward=reward,
         )
@@ -127,7 +143,8 @@ class ClusterEnv(gym.Env):
         self._ashape = (b.act_dim,)
         self._info_row = b.info[0]
         self._int_idx = [i for i, k in enumerate(b.info_names) if k in _INT_INFO]
-        self._v1 = tuple(b.info_names) == _INFO_V1
+        self._bool_idx = [i for i, k in enumerate(b.info_names) if k in _BOOL_INFO]
+        self._v2 = tuple(b.info_names) == _INFO_V2
         self._episode_seed: int | None = None
 
     @property
@@ -136,20 +153,25 @@ class ClusterEnv(gym.Env):
         return self._episode_seed
 
     def _info(self) -> dict[str, Any]:
-        if not self._v1:
+        if not self._v2:
             return self._info_any()
         # The hot path: about 0.5 us less than the generic _info_any.
-        s, t, jc, js, tk, ev, sl, co, ut, ki, wa, th = self._info_row.tolist()
+        (s, t, h, jc, js, tk, ev, sl, co, ut, ki, wa, th, ret, end,
+         esl, eco, eut, eki, ewa, eth) = self._info_row.tolist()  # fmt: skip
         return {
-            "step": int(s), "sim_time_s": t, "jobs_completed": int(jc), "jobs_stuck": int(js),
+            "step": int(s), "sim_time_s": t, "horizon_s": h, "jobs_completed": int(jc), "jobs_stuck": int(js),
             "tasks_killed": int(tk), "events": int(ev), "slowdown": sl, "completion": co,
-            "utilization": ut, "kills": ki, "wasted": wa, "throughput": th, "episode_seed": self._episode_seed,
+            "utilization": ut, "kills": ki, "wasted": wa, "throughput": th, "return": ret, "ended": end != 0,
+            "episode_slowdown": esl, "episode_completion_s": eco, "episode_utilization": eut, "episode_kills": eki,
+            "episode_wasted_s": ewa, "episode_throughput": eth, "episode_seed": self._episode_seed,
         }  # fmt: skip
 
     def _info_any(self) -> dict[str, Any]:
         vals = self._info_row.tolist()
         for i in self._int_idx:
             vals[i] = int(vals[i])
+        for i in self._bool_idx:
+            vals[i] = vals[i] != 0
         info = dict(zip(self.info_names, vals))
         info["episode_seed"] = self._episode_seed
         return info
@@ -199,15 +221,18 @@ class ClusterEnv(gym.Env):
         if self.render_mode != "ansi":
             return None
         o = dict(zip(self.feature_names, self._obs.tolist()))
+        i = dict(zip(self.info_names, self._info_row.tolist()))
         return (
-            f"t={o['time_h']:.3f}h vcores={o['vcores_guaranteed']:.2f}+{o['vcores_opportunistic']:.2f} "
+            f"t={i['sim_time_s']:.0f}s/{i['horizon_s']:.0f}s vcores={o['vcores_guaranteed']:.2f}+{o['vcores_opportunistic']:.2f} "
             f"cpu={o['cpu_used']:.2f} mem={o['mem_reserved']:.2f}/{o['mem_used']:.2f} "
-            f"jobs waiting={o['jobs_waiting']:.0f} running={o['jobs_running']:.0f} "
-            f"killed={o['tasks_killed']:.0f} step={int(self._info_row[0])}"
+            f"jobs done={i['jobs_completed']:.0f} waiting={o['jobs_waiting_frac']:.2f} running={o['jobs_running_frac']:.2f} "
+            f"killed={i['tasks_killed']:.0f} return={i['return']:.3f} step={int(i['step'])}"
         )
 
     def close(self):
-        self._b.close()
+        b = getattr(self, "_b", None)  # absent when __init__ raised
+        if b is not None:
+            b.close()
         super().close()
 
 
@@ -242,7 +267,9 @@ class VectorClusterEnv(VectorEnv):
         sets: Sequence[str] | Mapping[str, Any] | None = None,
         policy: str | None = None,
         controlled: Sequence[str] | None = None,
+        bounds: Mapping[str, Sequence[float]] | None = None,
         control_interval_s: float | None = None,
+        horizon_s: float | None = None,
         max_steps: int | None = None,
         reward: Mapping[str, float] | None = None,
         workers: int = 0,
@@ -260,7 +287,9 @@ class VectorClusterEnv(VectorEnv):
             sets=sets,
             policy=policy,
             controlled=controlled,
+            bounds=bounds,
             control_interval_s=control_interval_s,
+            horizon_s=horizon_s,
             max_steps=max_steps,
             reward=reward,
         )
@@ -370,7 +399,9 @@ class VectorClusterEnv(VectorEnv):
         return obs, b.rewards.copy(), term, trunc, infos
 
     def close_extras(self, **kwargs: Any):
-        self._b.close()
+        b = getattr(self, "_b", None)  # absent when __init__ raised
+        if b is not None:
+            b.close()
 
     def __enter__(self) -> "VectorClusterEnv":
         return self

@@ -1,99 +1,99 @@
-"""The gymnasium ids of yarngym's environments.
+"""The gymnasium ids of yarngym's environments, from Go's task registry.
+
+Every tuning task of the Go registry (``yarngym/env/task``; ``yarngym tasks``
+lists them) is registered as ``yarngym/<ID>`` with its environment: the
+scenario, policy, controlled parameters and their ranges, objective, control
+interval and horizon. The table is the library's own (``yg_registry``),
+written by the build beside the library and read here at import without
+loading Go (a process that forks after Go has loaded hangs); the library
+checks it when it loads. ``yarngym/Scenario-v0`` is a generic environment
+over any scenario (pass ``scenario=`` and the other keywords).
 
 Every id has ``entry_point`` (:class:`yarngym.ClusterEnv`) and
 ``vector_entry_point`` (:class:`yarngym.VectorClusterEnv`), so both
 ``gymnasium.make(id)`` and ``gymnasium.make_vec(id, num_envs=N)`` work;
-keyword arguments override the registered ones (e.g.
-``gymnasium.make("yarngym/Scenario-v0", scenario="opera-spark")``).
-
-Tuner tasks run a paper's experiment (its built-in scenario) and let the
-agent set policy parameters each control interval (60 simulated seconds).
-Registered ids declare normalized actions (``normalize_actions=True``): the
-action space is [-1, 1] per parameter, mapped linearly onto the parameter's
-range (``env.unwrapped.param_low`` / ``param_high``); pass
-``normalize_actions=False`` for the parameters' own values.
+keyword arguments override the registered ones. Task ids declare normalized
+actions (``normalize_actions=True``): the action space is [-1, 1] per
+parameter, mapped linearly onto the parameter's range (``param_low`` /
+``param_high``); pass ``normalize_actions=False`` for the parameters' own
+values. Train and test seeds are in :data:`TASKS` (``train_seeds``,
+``test_seeds``): pass ``options={"episode_seed": s}`` to ``reset`` to play
+seed ``s`` exactly.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-__all__ = ["TASKS", "register_envs"]
+from ._native import REG_BASELINES, REG_TASKS, registry, registry_path
+
+__all__ = ["TASKS", "register_envs", "tasks", "baselines", "env_kwargs"]
 
 _ENTRY = "yarngym.envs:ClusterEnv"
 _VECTOR_ENTRY = "yarngym.envs:VectorClusterEnv"
 
-# id -> (kwargs, description)
-TASKS: dict[str, tuple[dict[str, Any], str]] = {
-    # Generic environments.
-    "yarngym/Quick-v0": (
-        {"scenario": "quick", "controlled": ["max_am_share"]},
-        "scenario quick (4 nodes, a small MapReduce + Spark mix) under Fair; the action sets max_am_share",
-    ),
-    "yarngym/Scenario-v0": (
-        {"scenario": "quick"},
-        "any scenario: pass scenario= (a built-in name or a .toml path) and optionally sets=, policy=, "
-        "controlled=, control_interval_s=, max_steps=, reward=; default quick with no controlled parameter",
-    ),
-    # Tuner tasks on each paper's scenario with the stock scheduler's parameter.
-    "yarngym/OperaMR-Fair-v0": (
-        {"scenario": "opera-mr", "policy": "fair", "controlled": ["max_am_share"]},
-        "OPERA Sec. IV-B MapReduce experiment under Fair; the action sets max_am_share",
-    ),
-    "yarngym/DressSpark-Capacity-v0": (
-        {"scenario": "dress-spark", "policy": "capacity", "controlled": ["max_am_percent"]},
-        "DRESS Spark-on-YARN experiment under Capacity; the action sets max_am_percent",
-    ),
-    "yarngym/AutoAdmin66-Fair-v0": (
-        {"scenario": "autoadmin-66", "policy": "fair", "controlled": ["max_am_share"]},
-        "AutoAdmin's 66 terasort jobs on 64 vCores under Fair; the action sets max_am_share",
-    ),
-    "yarngym/iKayak-Capacity-v0": (
-        {"scenario": "ikayak", "policy": "capacity", "controlled": ["max_am_percent"]},
-        "iKayak's Spark + MapReduce mix under Capacity; the action sets max_am_percent",
-    ),
-    "yarngym/RAS-Fair-v0": (
-        {"scenario": "ras", "policy": "fair", "controlled": ["max_am_share"]},
-        "RAS's Gridmix mix under Fair; the action sets max_am_share",
-    ),
-    # Tuner tasks on each paper's own policy and scenario: the action sets the
-    # paper's thresholds (the other parameters keep the paper's defaults).
-    "yarngym/OPERA-v0": (
-        {"scenario": "opera-mr", "policy": "opera", "controlled": ["rho", "duration_cutoff_s"]},
-        "OPERA on its MapReduce experiment; the action sets rho (contention threshold, Sec. III-C) and "
-        "duration_cutoff_s (the short/long classifier's cutoff, Sec. III-B)",
-    ),
-    "yarngym/DRESS-v0": (
-        {"scenario": "dress-spark", "policy": "dress", "controlled": ["theta", "delta_min", "delta_max"]},
-        "DRESS on its Spark-on-YARN experiment; the action sets theta (small/large-demand test, Sec. IV-C) "
-        "and the bounds of the reserve ratio delta that Alg. 3 adapts",
-    ),
-    "yarngym/AutoAdmin-v0": (
-        {"scenario": "autoadmin-66", "policy": "autoadmin", "controlled": ["rrp_floor"]},
-        "AutoAdmin on 66 terasort jobs; the action sets the reservation floor rrp_floor (Sec. 3.2, Alg. 2)",
-    ),
-    "yarngym/iKayak-v0": (
-        {"scenario": "ikayak", "policy": "ikayak", "controlled": ["suspend_v", "suspend_theta"]},
-        "iKayak on its Spark + MapReduce mix; the action sets v and theta of the reducer suspension time "
-        "(lambda^v - theta) x T (Sec. 3.2)",
-    ),
-    "yarngym/RAS-v0": (
-        {"scenario": "ras", "policy": "ras", "controlled": ["control_interval_s"]},
-        "RAS on its Gridmix mix; the action sets the placement's control cycle T (Sec. 3.2)",
-    ),
-}
+# Go env.Config's JSON fields, as ClusterEnv's keyword arguments.
+_CONFIG_KEYS = ("scenario", "sets", "policy", "controlled", "bounds", "control_interval_s", "horizon_s", "max_steps", "reward")
+
+SCENARIO_ID = "yarngym/Scenario-v0"
+
+
+def _read_tasks() -> list[dict[str, Any]]:
+    """The tasks as the build wrote them (empty when the file is missing,
+    e.g. a library given by $YARNGYM_LIBRARY: then :func:`tasks` asks the
+    library)."""
+    path = registry_path()
+    if not path.is_file():
+        return []
+    return json.loads(path.read_text()) or []
+
+
+#: gym id -> the task as Go's registry describes it: ``id``, ``doc``,
+#: ``paper``, ``ref``, ``env`` (the env config), ``train_seeds`` and
+#: ``test_seeds`` ({first, count}), ``default`` (the paper's action, in the
+#: parameters' units), ``grid``, ``objective``, ``action_low`` /
+#: ``action_high`` / ``action_integer``.
+TASKS: dict[str, dict[str, Any]] = {t["gym_id"]: t for t in _read_tasks()}
+
+
+def env_kwargs(task: dict[str, Any]) -> dict[str, Any]:
+    """ClusterEnv keyword arguments of a task's environment."""
+    cfg = task["env"]
+    return {k: cfg[k] for k in _CONFIG_KEYS if cfg.get(k) not in (None, [], {})}
+
+
+def tasks() -> list[dict[str, Any]]:
+    """Every registered task (see :data:`TASKS`), in registry order."""
+    if TASKS:
+        return list(TASKS.values())
+    return registry(REG_TASKS)
+
+
+def baselines(task_id: str) -> dict[str, Any]:
+    """A task's saved baselines table, from Go (loads the library): the paper
+    default, random actions and the best static grid setting on the test
+    seeds, each with per-seed ``returns`` and ``return`` {mean, se, n}.
+    ``task_id`` is the gym id or the bare id."""
+    bare = task_id.removeprefix("yarngym/")
+    tables = registry(REG_BASELINES)
+    if bare not in tables:
+        raise KeyError(f"no saved baselines for {task_id!r} (saved: {', '.join(sorted(tables))})")
+    return tables[bare]
 
 
 def register_envs() -> None:
-    """Registers every id of TASKS with gymnasium (idempotent)."""
-    from gymnasium.envs.registration import register, registry
+    """Registers every task id and Scenario-v0 with gymnasium (idempotent)."""
+    from gymnasium.envs.registration import register, registry as gym_registry
 
-    for env_id, (kwargs, _doc) in TASKS.items():
-        if env_id in registry:
+    if SCENARIO_ID not in gym_registry:
+        register(id=SCENARIO_ID, entry_point=_ENTRY, vector_entry_point=_VECTOR_ENTRY, kwargs={"scenario": "quick"})
+    for env_id, task in TASKS.items():
+        if env_id in gym_registry:
             continue
         register(
             id=env_id,
             entry_point=_ENTRY,
             vector_entry_point=_VECTOR_ENTRY,
-            kwargs={"normalize_actions": True, **kwargs},
+            kwargs={"normalize_actions": True, **env_kwargs(task)},
         )

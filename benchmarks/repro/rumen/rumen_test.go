@@ -1,0 +1,38 @@
+package rumen
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"yarngym/benchmarks/repro"
+)
+
+// TestReplayBesideRecorded replays the SLS sample trace on one seed: every
+// row has the recorded figure beside a simulated one; the maps end within
+// 3 % of their recorded last end (their durations are replayed), keep their
+// recorded mean run time (the replayed usage never overcommits a node), run
+// on their recorded hosts, and each job completes within 15 % of its
+// recorded completion (job 1's 11 s output commit is not modelled).
+func TestReplayBesideRecorded(t *testing.T) {
+	rows, err := Run(repro.Context{Seeds: repro.Seeds(1), Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 12 {
+		t.Fatalf("%d rows, want 6 per job", len(rows))
+	}
+	for _, r := range rows {
+		if math.IsNaN(r.Paper) || math.IsNaN(r.Simulated) {
+			t.Fatalf("%s %s: recorded %v, simulated %v", r.Experiment, r.Metric, r.Paper, r.Simulated)
+		}
+		off := math.Abs(r.Simulated-r.Paper) / r.Paper
+		switch {
+		case strings.HasPrefix(r.Metric, "completion") && off > 0.15,
+			r.Metric == "last map end" && off > 0.03,
+			r.Metric == "mean map run time" && off > 0.01,
+			r.Metric == "maps on their recorded host" && r.Simulated < 90:
+			t.Errorf("%s %s: simulated %.2f, recorded %.2f", r.Experiment, r.Metric, r.Simulated, r.Paper)
+		}
+	}
+}

@@ -1,0 +1,340 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"yarngym/benchmarks/baselines"
+	"yarngym/benchmarks/report"
+	"yarngym/env/task"
+	"yarngym/learn"
+)
+
+// cmdLearn trains learners on tasks and compares them with the baselines:
+// yarngym learn TASK[,TASK...]|all [--algo A[,A...]] [--budget N|A=N,...] [--seed S] [--out DIR] [--workers K].
+func cmdLearn(args []string, stdout, stderr io.Writer) error {
+	c := newCommand("learn", "TASK[,TASK...]|all", `Trains learners on tasks (on their train seeds), evaluates each learned
+controller on the test seeds paired with the task's baselines, and prints
+the comparison table. Each learner writes OUT/TASK/ALGO/: model.json (the
+model, checkpointed during PPO), curve.csv (the learning curve), eval.json
+(test returns, paired differences, timing) and report.html (the curve
+beside the baselines; the controller's actions over one test episode).
+Learners: grid, random, cmaes (budget: evaluations), ppo (budget: env
+steps).`, "yarngym learn OPERA-v0,AutoAdmin-v0 --algo grid,cmaes,ppo --budget grid=81,cmaes=27,ppo=100000")
+	algos := c.fs.String("algo", "ppo", "`LEARNERS`, comma-separated: "+strings.Join(learn.Names(), ", "))
+	budget := c.fs.String("budget", "", "`N` for every learner, or per learner (cmaes=27,ppo=100000); default: each learner's")
+	seed := c.fs.Uint64("seed", 1, "the run's `SEED` (initial weights, samples, candidates)")
+	out := c.fs.String("out", "out/learn", "results folder `OUT`")
+	workers := c.fs.Int("workers", runtime.GOMAXPROCS(0), "`K` goroutines stepping the environments (results do not depend on it)")
+	trainSeeds := c.fs.Int("train-seeds", learn.DefaultTrainSeeds, "`N` train seeds each black-box candidate is scored on")
+	pos, err := c.parse(args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("learn takes one task id, a comma-separated list, or all (see 'yarngym tasks')")
+	}
+	tasks, err := pickTasks(pos[0])
+	if err != nil {
+		return usagef("learn: %v", err)
+	}
+	names := strings.Split(*algos, ",")
+	for _, a := range names {
+		if _, err := learn.Lookup(a); err != nil {
+			return usagef("learn: --algo: %v", err)
+		}
+	}
+	budgets, err := parseBudgets(*budget, names)
+	if err != nil {
+		return usagef("learn: --budget: %v", err)
+	}
+	if *workers < 1 || *trainSeeds < 1 {
+		return usagef("learn: --workers and --train-seeds must be at least 1")
+	}
+	var rows []compareRow
+	for _, t := range tasks {
+		b, err := baselines.Load(t.ID)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, compareRow{Task: t.ID, Method: "paper default", Action: fmtAction(b.Default.Action), Test: b.Default.Return},
+			compareRow{Task: t.ID, Method: "best static (grid, oracle on test)", Action: fmtAction(b.Best.Action), Test: b.Best.Return,
+				VsBest: task.Paired(b.Best.Returns, b.Best.Returns), VsDefault: b.BestVsDefault})
+		for _, a := range names {
+			dir := filepath.Join(*out, t.ID, a)
+			row, err := learnOne(t, a, budgets[a], *seed, *workers, *trainSeeds, dir, b, stderr)
+			if err != nil {
+				return err
+			}
+			rows = append(rows, row)
+		}
+	}
+	printCompare(stdout, rows)
+	return writeCompare(filepath.Join(*out, "compare.json"), rows)
+}
+
+// compareRow is one line of the learners' comparison table.
+type compareRow struct {
+	Task      string    `json:"task"`
+	Method    string    `json:"method"`
+	Action    string    `json:"action"`
+	Budget    string    `json:"budget,omitempty"`
+	TrainS    float64   `json:"train_s,omitempty"`
+	Test      task.Stat `json:"test"`
+	VsBest    task.Stat `json:"vs_best_static"`
+	VsDefault task.Stat `json:"vs_default"`
+}
+
+func learnOne(t task.Task, algo string, budget int, seed uint64, workers, trainSeeds int, dir string, b *task.Baselines, stderr io.Writer) (compareRow, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return compareRow{}, err
+	}
+	fmt.Fprintf(stderr, "%s: training %s\n", t.ID, algo)
+	start := time.Now()
+	last := time.Now()
+	res, err := learn.Train(algo, t, learn.Options{Budget: budget, Seed: seed, Workers: workers, TrainSeeds: trainSeeds,
+		Checkpoint: func(m *learn.Model) error { _, err := m.Save(dir); return err },
+		Progress: func(p learn.Point) {
+			if time.Since(last) > 2*time.Second {
+				fmt.Fprintf(stderr, "  %s %s: %.0f, return %.4g (best %.4g), %.0f s\n", t.ID, algo, p.X, p.Return, p.Best, time.Since(start).Seconds())
+				last = time.Now()
+			}
+		}})
+	if err != nil {
+		return compareRow{}, fmt.Errorf("%s %s: %w", t.ID, algo, err)
+	}
+	trainS := time.Since(start).Seconds()
+	m := res.Model
+	if _, err := m.Save(dir); err != nil {
+		return compareRow{}, err
+	}
+	if err := writeCurve(filepath.Join(dir, "curve.csv"), res); err != nil {
+		return compareRow{}, err
+	}
+	eps, err := learn.Evaluate(m, t, workers)
+	if err != nil {
+		return compareRow{}, err
+	}
+	rets := task.Returns(eps)
+	spent := int64(res.Evals)
+	if res.XUnit == "env steps" {
+		spent = res.EnvSteps
+	}
+	row := compareRow{Task: t.ID, Method: algo, Action: fmtAction(m.Action), Budget: fmt.Sprintf("%d %s", spent, res.XUnit),
+		TrainS: trainS, Test: task.NewStat(rets), VsBest: task.Paired(rets, b.Best.Returns), VsDefault: task.Paired(rets, b.Default.Returns)}
+	if m.Kind == learn.KindPolicy {
+		row.Action = "policy"
+	}
+	// eval.json is deterministic (the same model gives the same bytes);
+	// the wall-clock figures go to timing.json.
+	if err := writeJSON(filepath.Join(dir, "eval.json"), map[string]any{"task": t.ID, "algo": algo, "test_seeds": t.Test.List(), "returns": rets,
+		"test": row.Test, "vs_best_static": row.VsBest, "vs_default": row.VsDefault,
+		"env_steps": res.EnvSteps, "grad_steps": res.GradSteps, "evals": res.Evals}); err != nil {
+		return compareRow{}, err
+	}
+	if err := writeJSON(filepath.Join(dir, "timing.json"), map[string]any{"train_s": trainS, "env_steps_per_s": float64(res.EnvSteps) / trainS,
+		"grad_steps_per_s": float64(res.GradSteps) / trainS, "workers": workers}); err != nil {
+		return compareRow{}, err
+	}
+	tr, err := learn.Trace(t, m.Agent(), t.Test.First)
+	if err != nil {
+		return compareRow{}, err
+	}
+	html, err := report.BuildLearning(learningReport(t, algo, res, b, row, tr))
+	if err != nil {
+		return compareRow{}, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "report.html"), html, 0o644); err != nil {
+		return compareRow{}, err
+	}
+	fmt.Fprintf(stderr, "  %s %s: test return %s (best static %s) in %.1f s; %s\n", t.ID, algo, row.Test, b.Best.Return, trainS, dir)
+	return row, nil
+}
+
+func learningReport(t task.Task, algo string, res *learn.Result, b *task.Baselines, row compareRow, tr *learn.ActionTrace) report.Learning {
+	l := report.Learning{Task: t.ID, Algo: algo, Objective: t.Objective(), XUnit: res.XUnit,
+		Baselines: []report.NamedValue{{Name: "paper default", Value: b.Default.Return.Mean}, {Name: "random", Value: b.Random.Return.Mean}, {Name: "best static (grid)", Value: b.Best.Return.Mean}},
+		Learned:   report.NamedValue{Name: algo, Value: row.Test.Mean},
+		Params:    tr.Params, TimeS: tr.TimeS, Actions: tr.Actions}
+	for _, p := range res.Curve {
+		l.CurveX = append(l.CurveX, p.X)
+		l.CurveReturn = append(l.CurveReturn, p.Return)
+		l.CurveBest = append(l.CurveBest, p.Best)
+	}
+	l.Summary = [][2]string{
+		{"task", t.GymID() + ": " + t.Doc},
+		{"objective", t.Objective() + " (return = the episode's rewards summed)"},
+		{"learner", algo + ", seed " + strconv.FormatUint(res.Model.Seed, 10) + ", budget " + row.Budget},
+		{"test return (" + strconv.Itoa(t.Test.Count) + " seeds)", row.Test.String()},
+		{"vs best static (paired)", row.VsBest.String()},
+		{"vs paper default (paired)", row.VsDefault.String()},
+		{"baselines (test)", fmt.Sprintf("paper default %s, random %s, best static %v: %s", b.Default.Return, b.Random.Return, b.Best.Action, b.Best.Return)},
+	}
+	return l
+}
+
+// cmdEvaluate evaluates a saved model on its task's test seeds, paired with
+// the baselines: yarngym evaluate TASK --model DIR [--workers K].
+func cmdEvaluate(args []string, stdout io.Writer) error {
+	c := newCommand("evaluate", "TASK", `Evaluates a trained model (yarngym learn's model.json) on the task's test
+seeds, paired with the task's saved baselines (paper default, random,
+best static).`, "yarngym evaluate OPERA-v0 --model out/learn/OPERA-v0/ppo")
+	model := c.fs.String("model", "", "`PATH` of model.json, or the folder holding it")
+	workers := c.fs.Int("workers", runtime.GOMAXPROCS(0), "`K` goroutines stepping the environments")
+	pos, err := c.parse(args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || *model == "" {
+		return usagef("evaluate takes one task id and --model DIR")
+	}
+	t, err := task.Lookup(pos[0])
+	if err != nil {
+		return usagef("evaluate: %v", err)
+	}
+	m, err := learn.LoadModel(*model)
+	if err != nil {
+		return usagef("evaluate: %v", err)
+	}
+	b, err := baselines.Load(t.ID)
+	if err != nil {
+		return err
+	}
+	eps, err := learn.Evaluate(m, t, *workers)
+	if err != nil {
+		return usagef("evaluate: %v", err)
+	}
+	rets := task.Returns(eps)
+	act := fmtAction(m.Action)
+	if m.Kind == learn.KindPolicy {
+		act = "policy"
+	}
+	printCompare(stdout, []compareRow{
+		{Task: t.ID, Method: "paper default", Action: fmtAction(b.Default.Action), Test: b.Default.Return},
+		{Task: t.ID, Method: "random", Action: "-", Test: b.Random.Return, VsBest: task.Paired(b.Random.Returns, b.Best.Returns), VsDefault: task.Paired(b.Random.Returns, b.Default.Returns)},
+		{Task: t.ID, Method: "best static (grid, oracle on test)", Action: fmtAction(b.Best.Action), Test: b.Best.Return, VsDefault: b.BestVsDefault},
+		{Task: t.ID, Method: m.Algo + " (" + *model + ")", Action: act, Test: task.NewStat(rets), VsBest: task.Paired(rets, b.Best.Returns), VsDefault: task.Paired(rets, b.Default.Returns)},
+	})
+	return nil
+}
+
+func printCompare(w io.Writer, rows []compareRow) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "task\tmethod\taction\tbudget\ttrain s\ttest return\tvs best static\tvs default")
+	for _, r := range rows {
+		ts := "-"
+		if r.TrainS > 0 {
+			ts = fmt.Sprintf("%.1f", r.TrainS)
+		}
+		vb, vd := "-", "-"
+		if r.VsBest.N > 0 && r.Method != "best static (grid, oracle on test)" {
+			vb = r.VsBest.String()
+		}
+		if r.VsDefault.N > 0 {
+			vd = r.VsDefault.String()
+		}
+		budget := r.Budget
+		if budget == "" {
+			budget = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Task, r.Method, r.Action, budget, ts, r.Test, vb, vd)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "(test return: mean ± s.e. over the task's test seeds; vs: paired differences on the same seeds)")
+}
+
+func writeCompare(path string, rows []compareRow) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return writeJSON(path, rows)
+}
+
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+func writeCurve(path string, res *learn.Result) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	_ = w.Write([]string{strings.ReplaceAll(res.XUnit, " ", "_"), "return", "best"})
+	for _, p := range res.Curve {
+		_ = w.Write([]string{strconv.FormatFloat(p.X, 'g', -1, 64), strconv.FormatFloat(p.Return, 'g', -1, 64), strconv.FormatFloat(p.Best, 'g', -1, 64)})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func pickTasks(arg string) ([]task.Task, error) {
+	if arg == "all" {
+		return task.All(), nil
+	}
+	var out []task.Task
+	for _, id := range strings.Split(arg, ",") {
+		t, err := task.Lookup(strings.TrimSpace(id))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func parseBudgets(s string, algos []string) (map[string]int, error) {
+	out := map[string]int{}
+	if s == "" {
+		return out, nil
+	}
+	if n, err := strconv.Atoi(s); err == nil {
+		if n < 1 {
+			return nil, fmt.Errorf("%d: want at least 1", n)
+		}
+		for _, a := range algos {
+			out[a] = n
+		}
+		return out, nil
+	}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		n, err := strconv.Atoi(v)
+		if !ok || err != nil || n < 1 {
+			return nil, fmt.Errorf("%q: want N or ALGO=N,... with N >= 1", kv)
+		}
+		if _, err := learn.Lookup(k); err != nil {
+			return nil, err
+		}
+		out[k] = n
+	}
+	return out, nil
+}
+
+func fmtAction(a []float64) string {
+	if a == nil {
+		return "-"
+	}
+	parts := make([]string, len(a))
+	for i, v := range a {
+		parts[i] = strconv.FormatFloat(v, 'g', 4, 64)
+	}
+	return strings.Join(parts, " ")
+}

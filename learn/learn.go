@@ -1,0 +1,131 @@
+package learn
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"yarngym/env/task"
+)
+
+// Options are what every learner takes.
+type Options struct {
+	// Budget is the learner's budget in its own unit: candidate evaluations
+	// for the black-box tuners (each plays TrainSeeds episodes), environment
+	// steps for PPO. 0 takes the learner's default.
+	Budget int
+	// Seed seeds every draw the learner makes (initial weights, samples,
+	// candidates); the same seed gives the same model file.
+	Seed uint64
+	// Workers is the goroutines stepping the environments; the result does
+	// not depend on it.
+	Workers int
+	// TrainSeeds is how many of the task's train seeds the black-box tuners
+	// score each candidate on (paired); 0 means DefaultTrainSeeds.
+	TrainSeeds int
+	// Checkpoint, if set, is given the model so far now and then (PPO, after
+	// each iteration).
+	Checkpoint func(m *Model) error
+	// Progress, if set, is told of the learner's progress.
+	Progress func(p Point)
+}
+
+// DefaultTrainSeeds is how many train seeds score a static candidate.
+const DefaultTrainSeeds = 20
+
+// Point is one point of a learning curve: X is evaluations (black-box
+// tuners) or environment steps (PPO); Return is the mean train return of
+// that candidate or of the iteration's finished episodes; Best the best so
+// far.
+type Point struct {
+	X      float64 `json:"x"`
+	Return float64 `json:"return"`
+	Best   float64 `json:"best"`
+}
+
+// Result is a learner's outcome: the model and its learning curve.
+type Result struct {
+	Model *Model
+	Curve []Point
+	// XUnit names Point.X: "evaluations" or "env steps".
+	XUnit string
+	// Evals is the candidate evaluations made (black-box), EnvSteps the
+	// environment steps taken (all learners), GradSteps the gradient steps
+	// (PPO).
+	Evals, GradSteps int
+	EnvSteps         int64
+}
+
+// Learner trains a controller of a task's parameters.
+type Learner struct {
+	Name string
+	Doc  string
+	// DefaultBudget is the budget when Options.Budget is 0.
+	DefaultBudget int
+	Run           func(t task.Task, o Options) (*Result, error)
+}
+
+// learners is the registry; a learner is its own file and one line here.
+var learners = []Learner{
+	{"grid", "grid search over the action box (budget: evaluations; about budget^(1/d) points per parameter)", 81, Grid},
+	{"random", "random search: budget uniform candidates", 27, RandomSearch},
+	{"cmaes", "CMA-ES (gonum/optimize CmaEsChol) from the paper default (budget: evaluations)", 27, CMAES},
+	{"ppo", "PPO (gorgonia): a Gaussian MLP policy that sets the parameters every control interval (budget: env steps)", 100000, PPO},
+}
+
+// Lookup returns the learner called name.
+func Lookup(name string) (Learner, error) {
+	for _, l := range learners {
+		if l.Name == name {
+			return l, nil
+		}
+	}
+	return Learner{}, fmt.Errorf("no learner %q (learners: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Names lists the learners.
+func Names() []string {
+	out := make([]string, len(learners))
+	for i, l := range learners {
+		out[i] = l.Name
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Train runs learner name on t with o (Budget 0: the learner's default).
+func Train(name string, t task.Task, o Options) (*Result, error) {
+	l, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if o.Budget == 0 {
+		o.Budget = l.DefaultBudget
+	}
+	if o.Budget < 1 {
+		return nil, fmt.Errorf("learn %s: budget %d, want at least 1", name, o.Budget)
+	}
+	if o.TrainSeeds == 0 {
+		o.TrainSeeds = DefaultTrainSeeds
+	}
+	return l.Run(t, o)
+}
+
+// staticResult makes the Result of a black-box tuner: its best candidate
+// as a static model.
+func staticResult(algo string, t task.Task, o Options, obj *Objective) *Result {
+	best := obj.Best()
+	m := &Model{Version: ModelVersion, Task: t.ID, Algo: algo, Seed: o.Seed, Kind: KindStatic, Params: t.Env.Controlled,
+		Low: obj.Low, High: obj.High, Action: best.Action, TrainReturn: best.Return,
+		Budget: o.Budget, Evals: len(obj.Log), EnvSteps: obj.EnvSteps}
+	return &Result{Model: m, Curve: obj.curve(), XUnit: "evaluations", Evals: len(obj.Log), EnvSteps: obj.EnvSteps}
+}
+
+// Evaluate plays model m on t's test seeds (one episode each, paired with
+// the baselines' seeds).
+func Evaluate(m *Model, t task.Task, workers int) ([]task.Episode, error) {
+	if m.Task != t.ID {
+		return nil, fmt.Errorf("learn: the model is for task %s, not %s", m.Task, t.ID)
+	}
+	return task.Evaluate(t.Env, t.Test.List(), m.Agent(), workers)
+}

@@ -1,0 +1,417 @@
+package learn
+
+import (
+	"fmt"
+	"math"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"yarngym/env"
+	"yarngym/env/sim"
+	"yarngym/env/task"
+)
+
+// PPO's hyper-parameters: cleanrl's ppo_continuous_action.py (Huang et
+// al., "The 37 Implementation Details of Proximal Policy Optimization",
+// 2022) with a smaller rollout, since an episode here is tens of steps and
+// a step runs a simulated minute of the cluster.
+const (
+	ppoEnvs       = 8    // environments stepped together by env.Batch
+	ppoRollout    = 32   // steps per environment per rollout (256 samples)
+	ppoGamma      = 0.99 // discount; episodes end at the task's horizon
+	ppoLambda     = 0.95 // GAE lambda
+	ppoEpochs     = 10   // passes over each rollout
+	ppoMinibatch  = 64   // samples per gradient step
+	ppoClip       = 0.2  // the surrogate's clipping epsilon
+	ppoEntCoef    = 0.0  // entropy bonus (cleanrl's default for continuous control)
+	ppoVfCoef     = 0.5  // value loss weight
+	ppoLR         = 3e-4 // Adam's learning rate (constant)
+	ppoMaxNorm    = 0.5  // global gradient-norm clip
+	ppoHidden     = 64   // units in each of the two tanh hidden layers
+	ppoInitLogStd = -0.5 // initial log std of the Gaussian over [-1, 1] actions
+	ppoObsClip    = 10   // normalised observations are clipped to +-10
+)
+
+// PPO is proximal policy optimisation (Schulman et al., "Proximal Policy
+// Optimization Algorithms", 2017) with a clipped surrogate, generalised
+// advantage estimation (Schulman et al., 2016), a value loss and an
+// entropy bonus, for a Gaussian policy over the task's actions normalised
+// to [-1, 1] (a sample is clipped to the box before it acts, its log
+// probability taken unclipped, as cleanrl does), with a separate MLP critic,
+// running observation normalisation and reward scaling by the running
+// standard deviation of the discounted return. The networks are gorgonia
+// graphs trained with Adam.
+//
+// Environments run on the task's train seeds in order, ppoEnvs at once in
+// an env.Batch (an ended one is reset with the next seed), so nothing here
+// ever sees a test seed. Initial weights and every sample come from the
+// run's seeded generator: the same seed gives the same model, bit for bit,
+// whatever o.Workers. The budget is environment steps.
+func PPO(t task.Task, o Options) (*Result, error) {
+	rng := sim.NewRand(sim.DeriveSeed(o.Seed, sim.HashString("learn.ppo")))
+
+	// The environments.
+	b, err := env.NewBatch(t.Env, ppoEnvs, o.Workers)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	od, ad := b.ObsDim(), b.ActDim()
+	low, high, _ := b.Env(0).ActionBounds()
+	nextSeed := 0
+	seeds := make([]uint64, ppoEnvs)
+	for i := range seeds {
+		seeds[i] = t.Train.First + uint64(nextSeed%t.Train.Count)
+		nextSeed++
+	}
+	obs := make([]float32, ppoEnvs*od)
+	if err := b.Reset(seeds, nil, obs); err != nil {
+		return nil, err
+	}
+
+	// The networks: actor (mean of the Gaussian, and its log std) and
+	// critic, as gorgonia graphs over one minibatch.
+	net := newPPONet(od, ad, rng)
+	norm := NewObsNorm(od, ppoObsClip)
+	retNorm := NewObsNorm(1, math.Inf(1)) // running variance of discounted returns
+	discRet := make([]float64, ppoEnvs)
+
+	// Rollout buffers (step-major: sample k = step*ppoEnvs + env).
+	n := ppoRollout * ppoEnvs
+	bufObs := make([]float64, n*od)
+	bufAct := make([]float64, n*ad)
+	bufLogP := make([]float64, n)
+	bufVal := make([]float64, n)
+	bufRew := make([]float64, n)
+	bufDone := make([]bool, n)
+	adv := make([]float64, n)
+	ret := make([]float64, n)
+
+	act := make([]float64, ppoEnvs*ad)
+	rew := make([]float64, ppoEnvs)
+	term, trunc := make([]bool, ppoEnvs), make([]bool, ppoEnvs)
+	ended := make([]bool, ppoEnvs)
+	epRet := make([]float64, ppoEnvs)
+	x := make([]float64, od)
+	res := &Result{XUnit: "env steps"}
+	best := math.Inf(-1)
+	iters := max(1, o.Budget/n)
+
+	for iter := range iters {
+		actor, critic := net.snapshot()
+		var finished []float64
+
+		// 1. Roll out ppoRollout steps in every environment.
+		for step := range ppoRollout {
+			rows := make([][]float32, ppoEnvs)
+			for i := range ppoEnvs {
+				rows[i] = obs[i*od : (i+1)*od]
+			}
+			norm.Update(rows)
+			for i := range ppoEnvs {
+				k := step*ppoEnvs + i
+				norm.Apply(rows[i], x)
+				copy(bufObs[k*od:(k+1)*od], x)
+				mu := actor.Mean(x)
+				var logp float64
+				for j := range ad {
+					std := math.Exp(actor.LogStd[j])
+					a := mu[j] + std*rng.NormFloat64()
+					bufAct[k*ad+j] = a
+					z := (a - mu[j]) / std
+					logp += -0.5*z*z - actor.LogStd[j] - 0.5*math.Log(2*math.Pi)
+					u := min(max(a, -1), 1) // the sample acts clipped to the box
+					act[i*ad+j] = low[j] + (high[j]-low[j])*(u+1)/2
+				}
+				bufLogP[k] = logp
+				bufVal[k] = critic.Mean(x)[0]
+			}
+			if err := b.StepSome(nil, act, obs, rew, term, trunc); err != nil {
+				return nil, err
+			}
+			res.EnvSteps += ppoEnvs
+			for i := range ppoEnvs {
+				k := step*ppoEnvs + i
+				epRet[i] += rew[i]
+				// Reward scaling: divide by the running std of the discounted return.
+				discRet[i] = discRet[i]*ppoGamma + rew[i]
+				retNorm.Update([][]float32{{float32(discRet[i])}})
+				bufRew[k] = rew[i] / math.Sqrt(retNorm.Var[0]+1e-8)
+				bufDone[k] = term[i] || trunc[i]
+				ended[i] = bufDone[k]
+				if ended[i] {
+					finished = append(finished, epRet[i])
+					epRet[i], discRet[i] = 0, 0
+					seeds[i] = t.Train.First + uint64(nextSeed%t.Train.Count)
+					nextSeed++
+				}
+			}
+			if err := b.Reset(seeds, ended, obs); err != nil {
+				return nil, err
+			}
+		}
+
+		// 2. Generalised advantage estimates, bootstrapped from the value of
+		// the observation after the rollout (an episode's end, at the
+		// task's horizon or before, is terminal: nothing is charged after).
+		lastVal := make([]float64, ppoEnvs)
+		for i := range ppoEnvs {
+			norm.Apply(obs[i*od:(i+1)*od], x)
+			lastVal[i] = critic.Mean(x)[0]
+		}
+		for i := range ppoEnvs {
+			gae := 0.0
+			for step := ppoRollout - 1; step >= 0; step-- {
+				k := step*ppoEnvs + i
+				nextVal := lastVal[i]
+				if step < ppoRollout-1 {
+					nextVal = bufVal[k+ppoEnvs]
+				}
+				if bufDone[k] {
+					nextVal, gae = 0, 0
+				}
+				delta := bufRew[k] + ppoGamma*nextVal - bufVal[k]
+				gae = delta + ppoGamma*ppoLambda*gae
+				adv[k] = gae
+				ret[k] = gae + bufVal[k]
+			}
+		}
+
+		// 3. Optimise the clipped surrogate, the value loss and the
+		// entropy bonus for ppoEpochs over shuffled minibatches.
+		perm := make([]int, n)
+		for i := range perm {
+			perm[i] = i
+		}
+		for range ppoEpochs {
+			for i := n - 1; i > 0; i-- { // Fisher-Yates from the run's generator
+				j := rng.IntN(i + 1)
+				perm[i], perm[j] = perm[j], perm[i]
+			}
+			for start := 0; start+ppoMinibatch <= n; start += ppoMinibatch {
+				idx := perm[start : start+ppoMinibatch]
+				if err := net.train(idx, bufObs, bufAct, bufLogP, adv, ret); err != nil {
+					return nil, fmt.Errorf("ppo: iteration %d: %w", iter, err)
+				}
+				res.GradSteps++
+			}
+		}
+
+		// 4. The learning curve: the mean return of the episodes that
+		// finished in this rollout (stochastic actions, train seeds).
+		if len(finished) > 0 {
+			st := task.NewStat(finished)
+			best = max(best, st.Mean)
+			p := Point{X: float64(res.EnvSteps), Return: st.Mean, Best: best}
+			res.Curve = append(res.Curve, p)
+			if o.Progress != nil {
+				o.Progress(p)
+			}
+		}
+		res.Model = net.model(t, o, low, high, norm, res)
+		if o.Checkpoint != nil {
+			if err := o.Checkpoint(res.Model); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(res.Curve) > 0 {
+		last := res.Curve[len(res.Curve)-1]
+		res.Model.TrainReturn = task.Stat{Mean: last.Return}
+	}
+	return res, nil
+}
+
+// ppoNet holds the actor and critic graphs over one minibatch, their
+// learnables and the Adam solver.
+type ppoNet struct {
+	od, ad  int
+	g       *G.ExprGraph
+	vm      G.VM
+	solver  *G.AdamSolver
+	learn   G.Nodes
+	x, a    *G.Node // inputs: normalised observations, actions
+	oldLogP *G.Node
+	adv     *G.Node
+	ret     *G.Node
+	loss    *G.Node
+	mu      *G.Node // the actor's mean, for ppo_test.go
+
+	aw, ab []*G.Node // actor layers
+	cw, cb []*G.Node // critic layers
+	logStd *G.Node
+}
+
+// newPPONet builds the graphs with weights drawn from rng: orthogonal-like
+// scaled Gaussian initialisation (std sqrt(2 / fan_in) for hidden layers,
+// 0.01 for the actor's output and 1 / sqrt(fan_in) for the critic's, as
+// cleanrl's layer_init gains), zero biases.
+func newPPONet(od, ad int, rng *sim.Rand) *ppoNet {
+	p := &ppoNet{od: od, ad: ad, g: G.NewGraph()}
+	g, M := p.g, ppoMinibatch
+	mat := func(name string, r, c int, std float64) *G.Node {
+		w := make([]float64, r*c)
+		for i := range w {
+			w[i] = std * rng.NormFloat64()
+		}
+		return G.NewMatrix(g, tensor.Float64, G.WithShape(r, c), G.WithName(name),
+			G.WithValue(tensor.New(tensor.WithShape(r, c), tensor.WithBacking(w))))
+	}
+	sizes := []int{od, ppoHidden, ppoHidden}
+	layers := func(prefix string, out int, outStd float64) (ws, bs []*G.Node) {
+		for l := range 3 {
+			in, o, std := sizes[l], ppoHidden, math.Sqrt(2/float64(sizes[l]))
+			if l == 2 {
+				o, std = out, outStd
+			}
+			ws = append(ws, mat(fmt.Sprintf("%s_w%d", prefix, l), in, o, std))
+			bs = append(bs, mat(fmt.Sprintf("%s_b%d", prefix, l), 1, o, 0))
+		}
+		return ws, bs
+	}
+	p.aw, p.ab = layers("actor", ad, 0.01)
+	p.cw, p.cb = layers("critic", 1, 1/math.Sqrt(ppoHidden))
+	ls := make([]float64, ad)
+	for i := range ls {
+		ls[i] = ppoInitLogStd
+	}
+	p.logStd = G.NewMatrix(g, tensor.Float64, G.WithShape(1, ad), G.WithName("log_std"),
+		G.WithValue(tensor.New(tensor.WithShape(1, ad), tensor.WithBacking(ls))))
+
+	p.x = G.NewMatrix(g, tensor.Float64, G.WithShape(M, od), G.WithName("x"))
+	p.a = G.NewMatrix(g, tensor.Float64, G.WithShape(M, ad), G.WithName("a"))
+	p.oldLogP = G.NewVector(g, tensor.Float64, G.WithShape(M), G.WithName("old_logp"))
+	p.adv = G.NewVector(g, tensor.Float64, G.WithShape(M), G.WithName("adv"))
+	p.ret = G.NewVector(g, tensor.Float64, G.WithShape(M), G.WithName("ret"))
+
+	mlp := func(ws, bs []*G.Node) *G.Node {
+		h := p.x
+		for l := range ws {
+			h = G.Must(G.BroadcastAdd(G.Must(G.Mul(h, ws[l])), bs[l], nil, []byte{0}))
+			if l < len(ws)-1 {
+				h = G.Must(G.Tanh(h))
+			}
+		}
+		return h
+	}
+	p.mu = mlp(p.aw, p.ab)                                       // M x ad
+	value := G.Must(G.Reshape(mlp(p.cw, p.cb), tensor.Shape{M})) // M
+
+	// log pi(a|s) = sum_j -0.5 z_j^2 - log std_j - 0.5 log 2 pi, z = (a - mu) / std.
+	z := G.Must(G.BroadcastHadamardProd(G.Must(G.Sub(p.a, p.mu)), G.Must(G.Exp(G.Must(G.Neg(p.logStd)))), nil, []byte{0}))
+	half := G.NewConstant(0.5)
+	logp := G.Must(G.Neg(G.Must(G.Sum(G.Must(G.HadamardProd(half, G.Must(G.Square(z)))), 1))))
+	logp = G.Must(G.Sub(logp, G.Must(G.Add(G.Must(G.Sum(p.logStd)), G.NewConstant(0.5*float64(ad)*math.Log(2*math.Pi))))))
+
+	// The clipped surrogate: -mean(min(r A, clip(r, 1-eps, 1+eps) A)).
+	ratio := G.Must(G.Exp(G.Must(G.Sub(logp, p.oldLogP))))
+	lo := G.NewConstant(tensor.New(tensor.WithShape(M), tensor.WithBacking(fill(M, 1-ppoClip))))
+	hi := G.NewConstant(tensor.New(tensor.WithShape(M), tensor.WithBacking(fill(M, 1+ppoClip))))
+	clipped := G.Must(G.MaxBetween(G.Must(G.MinBetween(ratio, hi)), lo))
+	surr := G.Must(G.MinBetween(G.Must(G.HadamardProd(ratio, p.adv)), G.Must(G.HadamardProd(clipped, p.adv))))
+	pgLoss := G.Must(G.Neg(G.Must(G.Mean(surr))))
+	// The value loss: 0.5 mean((V - R)^2).
+	vLoss := G.Must(G.HadamardProd(half, G.Must(G.Mean(G.Must(G.Square(G.Must(G.Sub(value, p.ret))))))))
+	// The Gaussian's entropy: sum_j log std_j + 0.5 log(2 pi e).
+	entropy := G.Must(G.Add(G.Must(G.Sum(p.logStd)), G.NewConstant(0.5*float64(ad)*math.Log(2*math.Pi*math.E))))
+	p.loss = G.Must(G.Add(pgLoss, G.Must(G.Sub(G.Must(G.HadamardProd(G.NewConstant(ppoVfCoef), vLoss)),
+		G.Must(G.HadamardProd(G.NewConstant(ppoEntCoef), entropy))))))
+
+	p.learn = append(append(append(append(G.Nodes{}, p.aw...), p.ab...), append(p.cw, p.cb...)...), p.logStd)
+	if _, err := G.Grad(p.loss, p.learn...); err != nil {
+		panic(fmt.Sprintf("ppo: building the gradient: %v", err)) // a bug in the graph above
+	}
+	p.vm = G.NewTapeMachine(g, G.BindDualValues(p.learn...))
+	p.solver = G.NewAdamSolver(G.WithLearnRate(ppoLR))
+	return p
+}
+
+func fill(n int, v float64) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+// train takes one Adam step on the minibatch of samples idx.
+func (p *ppoNet) train(idx []int, obs, act, oldLogP, adv, ret []float64) error {
+	M, od, ad := len(idx), p.od, p.ad
+	xb, ab := make([]float64, M*od), make([]float64, M*ad)
+	lb, vb, rb := make([]float64, M), make([]float64, M), make([]float64, M)
+	for r, k := range idx {
+		copy(xb[r*od:(r+1)*od], obs[k*od:(k+1)*od])
+		copy(ab[r*ad:(r+1)*ad], act[k*ad:(k+1)*ad])
+		lb[r], vb[r], rb[r] = oldLogP[k], adv[k], ret[k]
+	}
+	// Advantages normalised per minibatch (cleanrl's norm_adv).
+	st := task.NewStat(vb)
+	sd := st.SE * math.Sqrt(float64(M))
+	for i := range vb {
+		vb[i] = (vb[i] - st.Mean) / (sd + 1e-8)
+	}
+	for _, in := range []struct {
+		n    *G.Node
+		data []float64
+		sh   tensor.Shape
+	}{{p.x, xb, tensor.Shape{M, od}}, {p.a, ab, tensor.Shape{M, ad}}, {p.oldLogP, lb, tensor.Shape{M}}, {p.adv, vb, tensor.Shape{M}}, {p.ret, rb, tensor.Shape{M}}} {
+		if err := G.Let(in.n, tensor.New(tensor.WithShape(in.sh...), tensor.WithBacking(in.data))); err != nil {
+			return err
+		}
+	}
+	defer p.vm.Reset()
+	if err := p.vm.RunAll(); err != nil {
+		return err
+	}
+	// Clip the gradients' global norm.
+	var sq float64
+	grads := make([][]float64, len(p.learn))
+	for i, n := range p.learn {
+		gv, err := n.Grad()
+		if err != nil {
+			return err
+		}
+		grads[i] = gv.Data().([]float64)
+		for _, v := range grads[i] {
+			sq += v * v
+		}
+	}
+	if norm := math.Sqrt(sq); norm > ppoMaxNorm {
+		for _, gr := range grads {
+			for j := range gr {
+				gr[j] *= ppoMaxNorm / norm
+			}
+		}
+	}
+	return p.solver.Step(G.NodesToValueGrads(p.learn))
+}
+
+// snapshot copies the current weights into plain-Go networks for acting.
+func (p *ppoNet) snapshot() (actor, critic *Net) {
+	val := func(n *G.Node) []float64 { return append([]float64(nil), n.Value().Data().([]float64)...) }
+	mk := func(ws, bs []*G.Node, out int) *Net {
+		nt := &Net{Sizes: []int{p.od, ppoHidden, ppoHidden, out}}
+		for l := range ws {
+			nt.W = append(nt.W, val(ws[l]))
+			nt.B = append(nt.B, val(bs[l]))
+		}
+		return nt
+	}
+	actor = mk(p.aw, p.ab, p.ad)
+	actor.LogStd = val(p.logStd)
+	return actor, mk(p.cw, p.cb, 1)
+}
+
+// model saves the actor as a policy Model.
+func (p *ppoNet) model(t task.Task, o Options, low, high []float64, norm *ObsNorm, res *Result) *Model {
+	actor, _ := p.snapshot()
+	nc := *norm
+	nc.Mean = append([]float64(nil), norm.Mean...)
+	nc.Var = append([]float64(nil), norm.Var...)
+	return &Model{Version: ModelVersion, Task: t.ID, Algo: "ppo", Seed: o.Seed, Kind: KindPolicy, Params: t.Env.Controlled,
+		Low: low, High: high, Policy: actor, Norm: &nc, Budget: o.Budget, EnvSteps: res.EnvSteps,
+		Hyper: map[string]float64{"envs": ppoEnvs, "rollout": ppoRollout, "gamma": ppoGamma, "lambda": ppoLambda, "epochs": ppoEpochs,
+			"minibatch": ppoMinibatch, "clip": ppoClip, "ent_coef": ppoEntCoef, "vf_coef": ppoVfCoef, "lr": ppoLR,
+			"max_grad_norm": ppoMaxNorm, "hidden": ppoHidden, "init_log_std": ppoInitLogStd}}
+}
