@@ -51,7 +51,8 @@ pytest:
 	$(VENV)/bin/python -m pytest -q --durations=8 bindings/python/tests
 	cd notebooks && ../$(VENV)/bin/python -m pytest -q --nbmake --durations=0 -p no:cacheprovider .
 
-# Engine throughput on one simulated day of the SWIM FB-2009 trace (600 nodes).
+# Engine throughput (jobs/s, tasks/s, per CPU second too): the SWIM FB-2009 day,
+# scale-50k, Decima's TPC-H mix and its linearity, each policy on its papers.
 bench:
 	$(GO) test ./benchmarks ./env -run '^$$' -bench . -benchtime 1x
 

@@ -26,6 +26,8 @@ type Options struct {
 	TimelineS float64
 	// AfterEvent is passed to the engine (tests check invariants with it).
 	AfterEvent func(*sim.Sim)
+	// EveryHeartbeat is passed to the engine (sim.Config.EveryHeartbeat).
+	EveryHeartbeat bool
 	// Controller is a trained model (model.json or its folder) that sets
 	// the policy's parameters every control interval; it overrides the
 	// scenario's [controller] model.
@@ -100,6 +102,7 @@ func RunScenario(sc *scenario.Scenario, o Options) (*Result, error) {
 		cfg.TimelineMs = sim.Ms(o.TimelineS * 1000)
 	}
 	cfg.AfterEvent = o.AfterEvent
+	cfg.EveryHeartbeat = o.EveryHeartbeat
 	s, err := sim.New(cfg)
 	if err != nil {
 		return nil, &scenario.Error{Source: sc.Origin(), Key: "workload", Reason: err.Error()}

@@ -132,8 +132,8 @@ func (sc *Scenario) validate() error {
 		}
 	}
 	// The engine is the final judge of generated jobs (a generator's request
-	// may not fit this cluster): build one run now rather than fail mid-study.
-	if _, err := sim.New(cfg); err != nil {
+	// may not fit this cluster): check them now rather than fail mid-study.
+	if err := sim.Validate(cfg); err != nil {
 		key := "workload.jobs"
 		if f.Workload.Generator != "" {
 			key = "workload.options"

@@ -40,4 +40,13 @@
 // Policies plug in at YARN's decision points through the interfaces in
 // policy.go; the stock schedulers and the papers' mechanisms live in
 // yarngym/policies.
+//
+// The engine's cost follows the model's work. Simultaneous events are
+// ordered without counting every heartbeat (order.go), so the heartbeats of
+// idle nodes, which change nothing while no job asks for a container, are
+// skipped and delivered on the heartbeat grid when demand appears (idle.go;
+// Config.EveryHeartbeat processes them all, with the same results). A node's
+// containers' progress is a dense array (Node.slots) that advance and
+// recompute sweep once per event, and each node's next phase boundary sits
+// in a per-millisecond timing wheel (events.go).
 package sim

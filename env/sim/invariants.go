@@ -13,10 +13,14 @@ import (
 func CheckInvariants(s *Sim) error {
 	var allocG, allocO Res
 	var cpu, mem float64
+	reserved := 0
 	containersOf := map[int32]int{}
 	for _, n := range s.Nodes {
 		var g, o Res
 		var d Usage
+		if len(n.slots) != len(n.Containers) {
+			return fmt.Errorf("t=%d node %d: %d containers, %d slots", s.now, n.ID, len(n.Containers), len(n.slots))
+		}
 		for i, t := range n.Containers {
 			if t.Node != n || t.pos != i {
 				return fmt.Errorf("t=%d node %d: container %s has node/pos out of sync", s.now, n.ID, t)
@@ -47,12 +51,21 @@ func CheckInvariants(s *Sim) error {
 		if n.typed() && n.Reducers() > n.Spec.ReduceSlots {
 			return fmt.Errorf("t=%d node %d: %d reducers in %d reduce slots", s.now, n.ID, n.Reducers(), n.Spec.ReduceSlots)
 		}
+		if n.Reserved != nil && (n.resvAt >= len(s.reserved) || s.reserved[n.resvAt] != n) {
+			return fmt.Errorf("t=%d node %d: reserved but not in the reserved list", s.now, n.ID)
+		}
+		if n.Reserved != nil {
+			reserved++
+		}
 		if n.Reserved != nil && (n.Reserved.State != TaskPending || n.Reserved.Job.State != JobAdmitted) {
 			return fmt.Errorf("t=%d node %d: reserved for %s which is %v", s.now, n.ID, n.Reserved, n.Reserved.State)
 		}
 		allocG, allocO = allocG.Add(g), allocO.Add(o)
 		cpu += n.cpuUsedEff
 		mem += d.MemMB
+	}
+	if reserved != len(s.reserved) {
+		return fmt.Errorf("t=%d: %d nodes reserved, the reserved list holds %d", s.now, reserved, len(s.reserved))
 	}
 	if allocG != s.acct.allocG || allocO != s.acct.allocO {
 		return fmt.Errorf("t=%d cluster allocation %v/%v, nodes hold %v/%v", s.now, s.acct.allocG, s.acct.allocO, allocG, allocO)
@@ -90,6 +103,25 @@ func CheckInvariants(s *Sim) error {
 			return fmt.Errorf("t=%d job %d: done with %d containers", s.now, j.ID, j.Running)
 		}
 	}
+	k := 0
+	for _, j := range s.active {
+		if s.HasPending(j) {
+			if k >= len(s.asking) || s.asking[k] != j || !j.asking {
+				return fmt.Errorf("t=%d job %d: asks for containers but is not next in the asking set", s.now, j.ID)
+			}
+			k++
+		} else if j.asking {
+			return fmt.Errorf("t=%d job %d: in the asking set without a pending request", s.now, j.ID)
+		}
+	}
+	if k != len(s.asking) {
+		return fmt.Errorf("t=%d: %d jobs ask for containers, the asking set holds %d", s.now, k, len(s.asking))
+	}
+	for _, n := range s.Nodes {
+		if n.asleep && (len(n.Containers) > 0 || n.Reserved != nil) {
+			return fmt.Errorf("t=%d node %d: in the idle set with containers or a reservation", s.now, n.ID)
+		}
+	}
 	if counts[JobWaiting] != len(s.waiting) || counts[JobAdmitted] != len(s.active) {
 		return fmt.Errorf("t=%d: %d waiting / %d admitted jobs, lists hold %d / %d", s.now, counts[JobWaiting], counts[JobAdmitted], len(s.waiting), len(s.active))
 	}
@@ -105,8 +137,11 @@ func CheckInvariants(s *Sim) error {
 func checkJobTasks(s *Sim, j *Job) error {
 	left := 0
 	for _, st := range j.Stages {
-		done, pending := 0, 0
+		done, pending, gated := 0, 0, 0
 		for _, t := range st.Tasks {
+			if t.gated {
+				gated++
+			}
 			switch t.State {
 			case TaskDone:
 				done++
@@ -126,6 +161,9 @@ func checkJobTasks(s *Sim, j *Job) error {
 		}
 		if m := st.Spec.MaxRunning; m > 0 && st.Running > m {
 			return fmt.Errorf("t=%d job %d stage %d: %d containers, at most %d", s.now, j.ID, st.Index, st.Running, m)
+		}
+		if gated != st.gated {
+			return fmt.Errorf("t=%d job %d stage %d: %d tasks gated, counted %d", s.now, j.ID, st.Index, gated, st.gated)
 		}
 		if done != st.Done {
 			return fmt.Errorf("t=%d job %d stage %d: %d tasks done, counted %d", s.now, j.ID, st.Index, done, st.Done)

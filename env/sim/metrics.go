@@ -17,38 +17,90 @@ type Stats struct {
 	Reservations int64
 	// ReducePreempted counts reducers killed by their AM for maps.
 	ReducePreempted int64
+	// Processed counts the events the engine handled: Events less the
+	// heartbeats of idle nodes it skipped (idle.go).
+	Processed int64
 }
 
 // Stats returns the counters so far.
-func (s *Sim) Stats() Stats { return s.stats }
+func (s *Sim) Stats() Stats {
+	st := s.stats
+	st.Events += s.virtualEvents()
+	return st
+}
 
-// accounting integrates cluster totals over time, exactly: every change
-// happens inside an event, and the integral is brought up to the event's
-// time before the event changes anything.
+// accounting integrates cluster totals over time, exactly. The sums are
+// kept exactly (to about 2^-106 relative, see sum), so they do not depend on
+// how an interval is split: each total is integrated up to now just before
+// it changes (resv, cpu, mem) and when it is read (integrate), not at every
+// event.
 type accounting struct {
-	lastMs  Ms
 	allocG  Res
 	allocO  Res
 	cpuUsed float64 // CPU actually consumed, capped per node at capacity
 	memUsed float64 // actual memory demand
 
-	vcoreMsReserved float64
-	vcoreMsUsed     float64
-	memMBMsReserved float64
-	memMBMsUsed     float64
+	// The time each integral has been brought up to.
+	resvMs, cpuMs, memMs Ms
+
+	vcoreMsReserved sum
+	vcoreMsUsed     sum
+	memMBMsReserved sum
+	memMBMsUsed     sum
 }
 
-func (a *accounting) integrate(now Ms) {
-	dt := float64(now - a.lastMs)
-	if dt <= 0 {
-		return
+// resv integrates the reserved totals up to now (before allocG or allocO
+// changes).
+func (a *accounting) resv(now Ms) {
+	if dt := float64(now - a.resvMs); dt > 0 {
+		a.resvMs = now
+		a.vcoreMsReserved.addProduct(dt, float64(a.allocG.VCores+a.allocO.VCores))
+		a.memMBMsReserved.addProduct(dt, float64(a.allocG.MemMB+a.allocO.MemMB))
 	}
-	a.lastMs = now
-	a.vcoreMsReserved += dt * float64(a.allocG.VCores+a.allocO.VCores)
-	a.vcoreMsUsed += dt * a.cpuUsed
-	a.memMBMsReserved += dt * float64(a.allocG.MemMB+a.allocO.MemMB)
-	a.memMBMsUsed += dt * a.memUsed
 }
+
+// cpu integrates the CPU used up to now (before cpuUsed changes).
+func (a *accounting) cpu(now Ms) {
+	if dt := float64(now - a.cpuMs); dt > 0 {
+		a.cpuMs = now
+		a.vcoreMsUsed.addProduct(dt, a.cpuUsed)
+	}
+}
+
+// mem integrates the memory used up to now (before memUsed changes).
+func (a *accounting) mem(now Ms) {
+	if dt := float64(now - a.memMs); dt > 0 {
+		a.memMs = now
+		a.memMBMsUsed.addProduct(dt, a.memUsed)
+	}
+}
+
+// integrate brings every integral up to now (before they are read).
+func (a *accounting) integrate(now Ms) {
+	a.resv(now)
+	a.cpu(now)
+	a.mem(now)
+}
+
+// sum accumulates products in double-double arithmetic: each product is
+// split exactly into its float64 value and rounding error (FMA), and the
+// running sum carries its own rounding error in lo. The result is the exact
+// sum rounded to float64 unless the sum is within about 2^-106 of a rounding
+// boundary, so adding x*(a+b) or x*a + x*b gives the same float64.
+type sum struct{ hi, lo float64 }
+
+func (s *sum) addProduct(x, y float64) {
+	p := x * y
+	e := math.FMA(x, y, -p) // p + e = x*y exactly
+	t := s.hi + p
+	bp := t - s.hi
+	err := (s.hi - (t - bp)) + (p - bp) // s.hi + p = t + err exactly
+	lo := s.lo + err + e
+	s.hi = t + lo // renormalise: hi holds the float64 sum, lo the rest
+	s.lo = lo - (s.hi - t)
+}
+
+func (s sum) value() float64 { return s.hi + s.lo }
 
 // Totals returns the cluster's allocation and actual use now.
 func (s *Sim) Totals() (guaranteed, opportunistic Res, cpuUsed, memUsedMB float64) {
@@ -62,7 +114,7 @@ func (s *Sim) Totals() (guaranteed, opportunistic Res, cpuUsed, memUsedMB float6
 func (s *Sim) UsedVCoreMs() float64 {
 	a := s.acct
 	a.integrate(s.now)
-	return a.vcoreMsUsed
+	return a.vcoreMsUsed.value()
 }
 
 // Capacity returns the cluster's total capacity.
@@ -167,8 +219,9 @@ type Summary struct {
 
 // Summary computes the outcome so far (final once Done).
 func (s *Sim) Summary() Summary {
+	s.acct.integrate(s.now)
 	sum := Summary{Stuck: s.stuck, Truncated: s.truncated, TasksKilled: s.stats.Killed, WastedMs: s.stats.WastedMs,
-		OppLaunched: s.stats.OppLaunched, Suspended: s.stats.Suspended, Events: s.stats.Events, EndMs: s.now}
+		OppLaunched: s.stats.OppLaunched, Suspended: s.stats.Suspended, Events: s.stats.Events + s.virtualEvents(), EndMs: s.now}
 	first, last := Ms(math.MaxInt64), Ms(0)
 	var wait, comp float64
 	for _, j := range s.Jobs {
@@ -195,16 +248,13 @@ func (s *Sim) Summary() Summary {
 		sum.MakespanMs = last - first
 	}
 	if s.now > 0 {
-		// Means over [0, Now]: the integrals run to the last event, and the
-		// stretch since it (when a RunUntil stopped between events) is
-		// added here without changing them.
-		a := s.acct
-		a.integrate(s.now)
+		// Means over [0, Now] (integrated to Now above).
+		a := &s.acct
 		span := float64(s.now)
-		sum.VCoresReservedMean = a.vcoreMsReserved / span
-		sum.VCoresUsedMean = a.vcoreMsUsed / span
-		sum.MemMBReservedMean = a.memMBMsReserved / span
-		sum.MemMBUsedMean = a.memMBMsUsed / span
+		sum.VCoresReservedMean = a.vcoreMsReserved.value() / span
+		sum.VCoresUsedMean = a.vcoreMsUsed.value() / span
+		sum.MemMBReservedMean = a.memMBMsReserved.value() / span
+		sum.MemMBUsedMean = a.memMBMsUsed.value() / span
 	}
 	for _, n := range s.Nodes {
 		sum.SwapMs += n.SwapMs

@@ -54,32 +54,57 @@ func (o Outcome) String() string {
 }
 
 // Node is a node of the cluster at run time.
+//
+// The fields read on every event of the node come first (the first cache
+// line: advance; the next two: recompute), with copies of the constants
+// recompute needs from Spec.
 type Node struct {
-	ID   int32
+	// slots[i] is the progress of Containers[i]: the loops that run on every
+	// event of the node read this dense array, not the tasks.
+	slots []slot
+	// Containers are the tasks holding a container here (running or
+	// suspended, AMs included), in launch order.
+	Containers  []*Task
+	lastAdvance Ms
+	ID          int32
+	dirty       bool
+	swapping    bool
+	asleep      bool // in the idle set: its heartbeats are not queued
+
+	boundaryAt Ms // time of the pending boundary event, -1 if none
+	// Demand is the sum of the containers' actual usage.
+	Demand     Usage
+	cpuUsedEff float64    // min(Demand.CPU, cap): CPU actually consumed
+	cores      float64    // Spec.Cores
+	diskMBps   float64    // Spec.DiskMBps
+	memCap     float64    // Spec.Cap.MemMB
+	speed      float64    // Spec.Speed
+	shares     [3]float64 // CPU share, IO share and swap factor at the last recompute
+	lastBeat   Ms         // its last processed heartbeat (idle.go)
+	nextSample Ms
+
 	Spec NodeSpec
 	// Alloc is the guaranteed allocation, which never exceeds Spec.Cap.
 	Alloc Res
 	// OppAlloc is the opportunistic allocation, on top of Alloc.
 	OppAlloc Res
-	// Containers are the tasks holding a container here (running or
-	// suspended, AMs included), in launch order.
-	Containers []*Task
-	// Demand is the sum of the containers' actual usage.
-	Demand Usage
 	// Reserved is the task this node is reserved for (YARN reserves a node
 	// for a request that does not fit yet), or nil.
 	Reserved *Task
 	// SwapMs is how long actual memory demand exceeded capacity here.
 	SwapMs Ms
 
-	lastAdvance Ms
-	lastReduce  Ms // when a reducer last launched here (typed slots), -1 before
-	nextSample  Ms
-	boundaryAt  Ms // time of the pending boundary event, -1 if none
-	epoch       uint32
-	dirty       bool
-	cpuUsedEff  float64 // min(Demand.CPU, cap): CPU actually consumed
-	swapping    bool
+	lastReduce Ms  // when a reducer last launched here (typed slots), -1 before
+	resvAt     int // index in Sim.reserved while Reserved is set
+}
+
+// slot is the progress of a task in a container.
+type slot struct {
+	left  float64 // work left in the task's phase, in nominal seconds
+	rate  float64 // nominal seconds of work per simulated second
+	total float64 // a gated shuffle's phase work (Task.work)
+	prev  int32   // a shuffle's gating stage (index in Sim.stages), -1 if its gate is left itself
+	flags uint8   // slotDirty, slotRun, ...
 }
 
 // Free is the capacity not guaranteed to any container.
@@ -107,8 +132,10 @@ type Job struct {
 	Misses int
 
 	tasksLeft int
-	amReadyMs Ms  // when the AM has started up and requested its tasks
-	active    int // index in Sim.active
+	amReadyMs Ms   // when the AM has started up and requested its tasks
+	active    int  // index in Sim.active
+	admitSeq  int  // order of admission (1, 2, ...)
+	asking    bool // in Sim.asking: HasPending is true
 }
 
 // JobState is where a job is in its life.
@@ -142,6 +169,8 @@ type Stage struct {
 	LastStartMs Ms
 
 	phases []Phase
+	id     int32   // index in Sim.stages
+	gated  int     // tasks in a container waiting for map outputs (Task.gated)
 	queue  []*Task // FIFO of pending tasks; entries no longer pending are skipped
 	head   int
 	byNode map[int32][]*Task // maps waiting, by node holding a replica of their block
@@ -149,46 +178,51 @@ type Stage struct {
 }
 
 // Task is one container's work at run time.
+//
+// The fields that the engine reads on every event of the task's node
+// (recompute) come first, within one cache line; tasks are allocated a job
+// at a time, so a job's tasks lie together in memory. The work left and the
+// rate of a task in a container are its node's (Node.slots).
 type Task struct {
-	ID    int32
-	Job   *Job
-	Stage *Stage // nil for an AM
-	Index int
-	Kind  TaskKind
-	Req   Res
-	DurMs Ms
-
+	phases    []Phase
+	phase     int
 	State     TaskState
-	Attempt   int32
-	Node      *Node
+	Kind      TaskKind
+	gated     bool // shuffle waiting for map outputs
 	Container ContainerKind
 	Locality  Locality
+	abs       bool // its profile's levels are absolute (Profile.Absolute)
+	stall     Ms   // no progress before this time (paging back in), 0 if none
+
+	Stage  *Stage // nil for an AM
+	Job    *Job
+	DurMs  Ms
+	shrunk int64 // vCores the container was shrunk to, 0 if not shrunk
+	// Use is the task's actual usage now.
+	Use Usage
+	Req Res
 	// Alloc is what the container holds now: Req, less vCores freed by
 	// suspension or shrinking.
 	Alloc Res
-	// Use is the task's actual usage now.
-	Use Usage
+	// jitCPU, jitMem, jitIO are the current usage fluctuation factors, jit
+	// their profile's spread (Profile.Jitter).
+	jitCPU, jitMem, jitIO, jit float64
+
+	ID      int32
+	Attempt int32
+	Index   int
+	pos     int // index in Node.Containers
+	Node    *Node
 	// Replicas are the nodes holding the task's input block (maps only).
 	Replicas []int32
 	// StartMs is when the current attempt started; FirstStartMs the first.
 	StartMs      Ms
 	FirstStartMs Ms
 	FinishMs     Ms
-
-	phases  []Phase
-	prof    *Profile // the task's usage profile: its stage's, or its own (StageSpec.Profiles)
-	phase   int
-	left    float64 // work left in the phase, in nominal seconds
-	rate    float64 // nominal seconds of work per simulated second
-	gated   bool    // shuffle waiting for map outputs
-	shrunk  int64   // vCores the container was shrunk to, 0 if not shrunk
-	swapped int64   // MB a suspended container's process had paged out (SwapOut)
-	swapIn  Ms      // time the process needs on resume to page swapped back in
-	stall   Ms      // no progress before this time (paging back in), 0 if none
-	rngSeed uint64
-	// jitCPU, jitMem, jitIO are the current usage fluctuation factors.
-	jitCPU, jitMem, jitIO float64
-	pos                   int // index in Node.Containers
+	swapped      int64 // MB a suspended container's process had paged out (SwapOut)
+	swapIn       Ms    // time the process needs on resume to page swapped back in
+	rngSeed      uint64
+	prof         *Profile // the task's usage profile: its stage's, or its own (StageSpec.Profiles)
 	// reservedOn is the node reserved for this task, if any.
 	reservedOn *Node
 }
@@ -221,7 +255,7 @@ func (t *Task) Progress() float64 {
 		case i < t.phase:
 			done += w
 		case i == t.phase:
-			done += w - t.left
+			done += w - t.Node.slots[t.pos].left
 		}
 	}
 	if total == 0 {
@@ -260,6 +294,19 @@ func (t *Task) Swapped() bool { return t.swapped > 0 }
 
 // Gated reports whether a reducer is idling in shuffle, waiting for maps.
 func (t *Task) Gated() bool { return t.gated }
+
+// setGated sets t.gated, keeping its stage's count.
+func (t *Task) setGated(g bool) {
+	if g == t.gated {
+		return
+	}
+	t.gated = g
+	if g {
+		t.Stage.gated++
+	} else {
+		t.Stage.gated--
+	}
+}
 
 func (t *Task) work(i int) float64 {
 	ph := &t.phases[i]

@@ -46,10 +46,11 @@ func (s *Sim) advance(n *Node) {
 	}
 	sec := float64(dt) / 1000
 	ended := false
-	for _, t := range n.Containers {
-		if t.rate > 0 {
-			t.left -= t.rate * sec
-			if t.left <= epsWork {
+	slots := n.slots
+	for i := range slots {
+		if sl := &slots[i]; sl.rate > 0 {
+			sl.left -= sl.rate * sec
+			if sl.left <= epsWork {
 				ended = true
 			}
 		}
@@ -62,15 +63,15 @@ func (s *Sim) advance(n *Node) {
 // settle moves tasks past finished phases and completes finished tasks.
 func (s *Sim) settle(n *Node) {
 	for i := 0; i < len(n.Containers); {
-		t := n.Containers[i]
-		if t.Kind == KindAM || t.State != TaskRunning || t.left > epsWork {
+		t, sl := n.Containers[i], &n.slots[i]
+		if sl.left > epsWork || t.Kind == KindAM || t.State != TaskRunning {
 			i++
 			continue
 		}
-		for t.left <= epsWork && t.phase < len(t.phases) {
+		for sl.left <= epsWork && t.phase < len(t.phases) {
 			t.phase++
 			if t.phase < len(t.phases) {
-				t.left += t.work(t.phase)
+				sl.left += t.work(t.phase)
 			}
 		}
 		if t.phase >= len(t.phases) {
@@ -146,9 +147,11 @@ func (s *Sim) applyUsage(t *Task, n *Node) {
 			u.MemMB = float64(t.Alloc.MemMB) // launched shrunk (LaunchShrunk)
 		}
 	}
+	s.acct.mem(s.now)
 	s.acct.memUsed += u.MemMB - t.Use.MemMB
 	n.Demand = n.Demand.sub(t.Use).add(u)
 	t.Use = u
+	n.slots[t.pos].flags |= slotDirty
 }
 
 func clampFactor(f float64) float64 {
@@ -161,9 +164,9 @@ func clampFactor(f float64) float64 {
 	return f
 }
 
-func (t *Task) jitter() float64 { return t.prof.Jitter }
+func (t *Task) jitter() float64 { return t.jit }
 
-func (t *Task) absolute() bool { return t.Kind != KindAM && t.prof.Absolute }
+func (t *Task) absolute() bool { return t.abs }
 
 // recompute sets every container's rate from the node's contention and
 // schedules the node's next phase boundary.
@@ -178,93 +181,93 @@ func (t *Task) absolute() bool { return t.Kind != KindAM && t.prof.Absolute }
 // Memory overcommit slows every task on the node by (C/D)^SwapExponent
 // (swapping).
 func (s *Sim) recompute(n *Node) {
-	// Reducers that have caught up with the finished maps idle (gated) at a
-	// lower usage; settle that first so the shares below see it.
-	for _, t := range n.Containers {
-		if t.State != TaskRunning || t.Kind == KindAM || t.phase >= len(t.phases) || !t.phases[t.phase].Shuffle {
+	slots := n.slots
+	// One pass over the containers: a slot whose task changed (applyUsage
+	// marks it) takes its state again; a reducer that has caught up with the
+	// finished maps idles (gated) at a lower usage, which the shares below
+	// must see; and, with the rates as they are, the time to each phase end
+	// or shuffle gate. The rates hold if the shares come out unchanged and no
+	// slot needs a new one; else a second pass recomputes them (and the
+	// times) from the gates kept here (shuffleGate: nothing they depend on
+	// changes in between).
+	gates := s.gateBuf[:0]
+	lastPrev := int32(-1)
+	lastFrac := 0.0
+	next := math.Inf(1)
+	again := false
+	for i := range slots {
+		sl := &slots[i]
+		if sl.flags&slotDirty != 0 {
+			sl.refresh(n.Containers[i])
+		}
+		g := 0.0
+		if sl.flags&(slotRun|slotShuffle) == slotRun|slotShuffle {
+			g = sl.left
+			if sl.prev >= 0 {
+				if sl.prev != lastPrev {
+					p := s.stages[sl.prev]
+					lastPrev, lastFrac = sl.prev, float64(p.Done)/float64(len(p.Tasks))
+				}
+				if lastFrac < 1 {
+					g = sl.total*lastFrac - (sl.total - sl.left)
+				}
+			}
+			if gated := g <= epsWork; gated != (sl.flags&slotGated != 0) {
+				t := n.Containers[i]
+				t.setGated(gated)
+				s.applyUsage(t, n)
+				// Only the gate changed: no refresh, a new rate.
+				sl.flags = (sl.flags^slotGated)&^slotDirty | slotRate
+			}
+		}
+		gates = append(gates, g)
+		if sl.flags&slotRun == 0 || sl.flags&slotGated != 0 {
+			sl.rate = 0
 			continue
 		}
-		if g := s.shuffleGate(t) <= epsWork; g != t.gated {
-			t.gated = g
-			s.applyUsage(t, n)
+		if sl.flags&(slotRate|slotStall) != 0 {
+			again = true
+			continue
+		}
+		until := sl.left
+		if sl.flags&slotShuffle != 0 && g < until {
+			until = g
+		}
+		if dt := until / sl.rate; dt < next {
+			next = dt
 		}
 	}
+	s.gateBuf = gates
 	d := n.Demand
-	capCPU := n.Spec.Cores
+	capCPU := n.cores
 	cpuShare, ioShare, memFactor := 1.0, 1.0, 1.0
 	if d.CPU > capCPU {
 		cpuShare = capCPU / d.CPU
 	}
-	if n.Spec.DiskMBps > 0 && d.IOMBps > n.Spec.DiskMBps {
-		ioShare = n.Spec.DiskMBps / d.IOMBps
+	if n.diskMBps > 0 && d.IOMBps > n.diskMBps {
+		ioShare = n.diskMBps / d.IOMBps
 		if a := s.model.DiskThrashExponent; a > 0 {
 			ioShare = math.Pow(ioShare, 1+a)
 		}
 	}
-	n.swapping = d.MemMB > float64(n.Spec.Cap.MemMB)
+	n.swapping = d.MemMB > n.memCap
 	if n.swapping {
-		memFactor = math.Pow(float64(n.Spec.Cap.MemMB)/d.MemMB, s.model.SwapExponent)
+		memFactor = math.Pow(n.memCap/d.MemMB, s.model.SwapExponent)
 	}
-	used := math.Min(d.CPU, capCPU)
+	used := d.CPU
+	if capCPU < used {
+		used = capCPU
+	}
+	s.acct.cpu(s.now)
 	s.acct.cpuUsed += used - n.cpuUsedEff
 	n.cpuUsedEff = used
 
-	next := math.Inf(1)
-	for _, t := range n.Containers {
-		t.rate = 0
-		if t.Kind == KindAM || t.State != TaskRunning || t.gated || t.phase >= len(t.phases) {
-			continue
-		}
-		if t.stall > s.now {
-			// Paging its data back in after a swapped-out suspension.
-			if dt := float64(t.stall-s.now) / 1000; dt < next {
-				next = dt
-			}
-			continue
-		}
-		ph := &t.phases[t.phase]
-		until := t.left
-		if ph.Shuffle {
-			until = math.Min(until, s.shuffleGate(t))
-		}
-		if ph.Wall {
-			t.rate = 1
-		} else {
-			share := 1.0
-			if ph.CPU > 0 {
-				share = cpuShare
-				if t.shrunk > 0 && t.Use.CPU > 0 && t.Use.CPU >= float64(t.shrunk) {
-					// setUsage capped the CPU at the shrunk size: progress
-					// scales with what the phase wanted against what it gets.
-					want := ph.CPU
-					if !t.absolute() {
-						want *= float64(t.Req.VCores)
-					}
-					if want > float64(t.shrunk) {
-						share *= float64(t.shrunk) / want
-					}
-				}
-			}
-			if ph.IOMBps > 0 && ioShare < share {
-				share = ioShare
-			}
-			t.rate = n.Spec.Speed * memFactor * share
-			if ph.Spill && t.Alloc.MemMB < t.Req.MemMB {
-				// A smaller sort buffer spills proportionally more often.
-				t.rate *= float64(t.Alloc.MemMB) / float64(t.Req.MemMB)
-			}
-			if ph.Read {
-				switch t.Locality {
-				case RackLocal:
-					t.rate *= s.model.RackReadFactor
-				case OffRack:
-					t.rate *= s.model.OffRackReadFactor
-				}
-			}
-		}
-		if dt := until / t.rate; dt < next {
-			next = dt
-		}
+	// A rate depends on the node's shares and its task's state: while
+	// neither changed since the last recompute it is still right.
+	shares := [3]float64{cpuShare, ioShare, memFactor}
+	if moved := shares != n.shares; moved || again {
+		n.shares = shares
+		next = s.rates(n, gates, moved, cpuShare, ioShare, memFactor)
 	}
 	at := Ms(-1)
 	if !math.IsInf(next, 1) {
@@ -276,27 +279,140 @@ func (s *Sim) recompute(n *Node) {
 	if at == n.boundaryAt {
 		return // the pending boundary event is still right
 	}
-	n.epoch++
 	n.boundaryAt = at
-	if at >= 0 {
-		s.schedule(at, evBoundary, n.ID, n.epoch)
+	if at < 0 {
+		s.bounds.remove(n.ID)
+		return
+	}
+	// A new event in the model's terms: it is ordered as if scheduled now.
+	s.seq++
+	s.bounds.set(event{at: at, seq: s.seq, ord: s.tieOrd(at), id: n.ID, kind: evBoundary}, s.now)
+}
+
+// rates sets the rate of every running container whose task changed (or of
+// all when the shares moved) from its node's shares, and returns the time
+// (s) to the first phase end, shuffle gate or end of a stall.
+func (s *Sim) rates(n *Node, gates []float64, moved bool, cpuShare, ioShare, memFactor float64) float64 {
+	next := math.Inf(1)
+	slots := n.slots
+	for i := range slots {
+		sl := &slots[i]
+		if sl.flags&slotRun == 0 || sl.flags&slotGated != 0 {
+			sl.rate = 0
+			continue
+		}
+		if sl.flags&slotStall != 0 {
+			if t := n.Containers[i]; t.stall > s.now {
+				// Paging its data back in after a swapped-out suspension.
+				sl.rate = 0
+				if dt := float64(t.stall-s.now) / 1000; dt < next {
+					next = dt
+				}
+				continue
+			}
+		}
+		if moved || sl.flags&(slotRate|slotStall) != 0 {
+			sl.rate = s.rateOf(n.Containers[i], n, cpuShare, ioShare, memFactor)
+			sl.flags &^= slotRate
+		}
+		until := sl.left
+		if sl.flags&slotShuffle != 0 && gates[i] < until {
+			until = gates[i]
+		}
+		if dt := until / sl.rate; dt < next {
+			next = dt
+		}
+	}
+	return next
+}
+
+// rateOf is the rate of running task t in its phase, given its node's CPU
+// and IO shares and memory (swap) factor.
+func (s *Sim) rateOf(t *Task, n *Node, cpuShare, ioShare, memFactor float64) float64 {
+	ph := &t.phases[t.phase]
+	if ph.Wall {
+		return 1
+	}
+	share := 1.0
+	if ph.CPU > 0 {
+		share = cpuShare
+		if t.shrunk > 0 && t.Use.CPU > 0 && t.Use.CPU >= float64(t.shrunk) {
+			// setUsage capped the CPU at the shrunk size: progress
+			// scales with what the phase wanted against what it gets.
+			want := ph.CPU
+			if !t.absolute() {
+				want *= float64(t.Req.VCores)
+			}
+			if want > float64(t.shrunk) {
+				share *= float64(t.shrunk) / want
+			}
+		}
+	}
+	if ph.IOMBps > 0 && ioShare < share {
+		share = ioShare
+	}
+	rate := n.speed * memFactor * share
+	if ph.Spill && t.Alloc.MemMB < t.Req.MemMB {
+		// A smaller sort buffer spills proportionally more often.
+		rate *= float64(t.Alloc.MemMB) / float64(t.Req.MemMB)
+	}
+	if ph.Read {
+		switch t.Locality {
+		case RackLocal:
+			rate *= s.model.RackReadFactor
+		case OffRack:
+			rate *= s.model.OffRackReadFactor
+		}
+	}
+	return rate
+}
+
+// Slot flags: what recompute needs of a container's task without reading it.
+const (
+	slotDirty   uint8 = 1 << iota // the task changed: refresh the flags below and the rate
+	slotRate                      // the rate is to be recomputed
+	slotRun                       // running, not an AM, in a phase
+	slotShuffle                   // in a shuffle phase
+	slotGated                     // Task.gated
+	slotStall                     // Task.stall is set: look at it every time
+)
+
+// refresh takes t's state into its slot; its rate is then recomputed.
+func (sl *slot) refresh(t *Task) {
+	sl.flags = slotRate
+	sl.prev = -1
+	if t.State == TaskRunning && t.Kind != KindAM && t.phase < len(t.phases) {
+		sl.flags |= slotRun
+		if t.phases[t.phase].Shuffle {
+			sl.flags |= slotShuffle
+			if st := t.Stage; st.Index > 0 {
+				sl.prev = t.Job.Stages[st.Index-1].id
+				sl.total = t.work(t.phase)
+			}
+		}
+	}
+	if t.gated {
+		sl.flags |= slotGated
+	}
+	if t.stall != 0 {
+		sl.flags |= slotStall
 	}
 }
 
 // shuffleGate is how much shuffle work t may still do before it has fetched
 // every finished map's output: the shuffle cannot pass the fraction of the
 // previous stage that has finished.
-func (s *Sim) shuffleGate(t *Task) float64 {
+func (s *Sim) shuffleGate(t *Task, left float64) float64 {
 	st := t.Stage
 	if st.Index == 0 {
-		return t.left
+		return left
 	}
 	prev := t.Job.Stages[st.Index-1]
 	frac := float64(prev.Done) / float64(len(prev.Tasks))
 	if frac >= 1 {
-		return t.left
+		return left
 	}
 	total := t.work(t.phase)
-	done := total - t.left
+	done := total - left
 	return total*frac - done
 }

@@ -52,8 +52,7 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	}
 	s.advance(n)
 	if t.reservedOn != nil {
-		t.reservedOn.Reserved = nil
-		t.reservedOn = nil
+		s.Unreserve(t.reservedOn)
 	}
 	j := t.Job
 	t.State = TaskRunning
@@ -65,11 +64,11 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		t.FirstStartMs = s.now
 	}
 	t.phase = 0
-	t.left = 0
+	left := 0.0
 	if len(t.phases) > 0 {
-		t.left = t.work(0)
+		left = t.work(0)
 	}
-	t.gated = false
+	t.setGated(false)
 	t.shrunk = 0
 	t.swapped, t.swapIn, t.stall = 0, 0, 0
 	if alloc.VCores < t.Req.VCores {
@@ -78,6 +77,8 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	t.Locality = s.LocalityOf(t, n)
 	t.pos = len(n.Containers)
 	n.Containers = append(n.Containers, t)
+	n.slots = append(n.slots, slot{left: left, prev: -1, flags: slotDirty})
+	s.acct.resv(s.now)
 	if kind == Guaranteed {
 		n.Alloc = n.Alloc.Add(alloc)
 		s.acct.allocG = s.acct.allocG.Add(alloc)
@@ -101,10 +102,12 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	s.setUsage(t, n)
 	s.progress()
 	s.markDirty(n)
+	s.wake(n)
+	s.touch(j)
 	if t.Kind == KindAM {
 		// The AM registers and requests its tasks after it starts up.
 		s.settleAMStart(t)
-	} else if len(t.phases) == 0 || t.left <= epsWork {
+	} else if len(t.phases) == 0 || left <= epsWork {
 		s.settle(n)
 	}
 	return nil
@@ -114,8 +117,13 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 // The AM's start-up time delays its tasks' requests: modelled by releasing
 // at launch and letting stages wait AMStartupMs via their request time.
 func (s *Sim) settleAMStart(am *Task) {
-	am.Job.amReadyMs = s.now + s.model.AMStartupMs
-	s.releaseReady(am.Job)
+	j := am.Job
+	j.amReadyMs = s.now + s.model.AMStartupMs
+	if j.amReadyMs > s.now {
+		// The job asks for its tasks then, without a model event.
+		s.ready.push(event{at: j.amReadyMs, ord: ordFirst, seq: uint64(j.ID), id: j.ID, kind: evReady})
+	}
+	s.releaseReady(j)
 }
 
 // LocalityOf is how close node n is to t's input block (maps only; other
@@ -129,7 +137,7 @@ func (s *Sim) LocalityOf(t *Task, n *Node) Locality {
 		if r == n.ID {
 			return NodeLocal
 		}
-		if s.Nodes[r].Spec.Rack == n.Spec.Rack {
+		if s.rackOf[r] == int32(n.Spec.Rack) {
 			loc = RackLocal
 		}
 	}
@@ -157,10 +165,13 @@ func (s *Sim) removeContainer(t *Task) {
 	copy(n.Containers[t.pos:], n.Containers[t.pos+1:])
 	n.Containers[len(n.Containers)-1] = nil
 	n.Containers = n.Containers[:len(n.Containers)-1]
+	copy(n.slots[t.pos:], n.slots[t.pos+1:])
+	n.slots = n.slots[:len(n.slots)-1]
 	for i := t.pos; i < len(n.Containers); i++ {
 		n.Containers[i].pos = i
 	}
 	j := t.Job
+	s.acct.resv(s.now)
 	if t.Container == Guaranteed {
 		n.Alloc = n.Alloc.Sub(t.Alloc)
 		s.acct.allocG = s.acct.allocG.Sub(t.Alloc)
@@ -174,13 +185,14 @@ func (s *Sim) removeContainer(t *Task) {
 	if t.Stage != nil {
 		t.Stage.Running--
 	}
+	s.acct.mem(s.now)
 	s.acct.memUsed -= t.Use.MemMB
 	n.Demand = n.Demand.sub(t.Use)
 	t.Use = Usage{}
-	t.rate = 0
 	t.pos = -1
 	t.Node = nil
 	s.markDirty(n)
+	s.touch(j)
 }
 
 // complete ends t successfully.
@@ -204,7 +216,7 @@ func (s *Sim) complete(t *Task) {
 	}
 	// Later stages may now pass slow-start; gated reducers may fetch more.
 	s.releaseReady(j)
-	if st.Index+1 < len(j.Stages) {
+	if st.Index+1 < len(j.Stages) && j.Stages[st.Index+1].gated > 0 {
 		for _, r := range j.Stages[st.Index+1].Tasks {
 			if r.gated && r.Node != nil {
 				s.markDirty(r.Node)
@@ -225,9 +237,12 @@ func (s *Sim) finishJob(j *Job) {
 	j.State = JobDone
 	j.FinishMs = s.now
 	s.jobsLeft--
-	// Drop any node reservation held for the job.
-	for _, n := range s.Nodes {
-		if n.Reserved != nil && n.Reserved.Job == j {
+	s.touch(j)
+	// Drop any node reservation held for the job. (Unreserve moves the
+	// last reserved node into the slot it frees: going backwards, that node
+	// has been looked at already.)
+	for i := len(s.reserved) - 1; i >= 0; i-- {
+		if n := s.reserved[i]; n.Reserved.Job == j {
 			s.Unreserve(n)
 		}
 	}
@@ -265,6 +280,7 @@ func (s *Sim) releaseReady(j *Job) {
 				s.enqueue(t, false)
 			}
 		}
+		s.touch(j)
 	}
 }
 
@@ -285,12 +301,13 @@ func (s *Sim) enqueue(t *Task, front bool) {
 	}
 	if len(t.Replicas) > 0 {
 		if st.byNode == nil {
-			st.byNode = map[int32][]*Task{}
-			st.byRack = map[int][]*Task{}
+			// Sized once for the stage's blocks (no rehashing as it fills).
+			st.byNode = make(map[int32][]*Task, min(len(st.Tasks)*len(t.Replicas), len(s.Nodes)))
+			st.byRack = make(map[int][]*Task, min(len(st.Tasks)*len(t.Replicas), s.racks))
 		}
 		for _, r := range t.Replicas {
 			st.byNode[r] = append(st.byNode[r], t)
-			rack := s.Nodes[r].Spec.Rack
+			rack := int(s.rackOf[r])
 			if l := st.byRack[rack]; len(l) == 0 || l[len(l)-1] != t {
 				st.byRack[rack] = append(l, t)
 			}
@@ -317,11 +334,12 @@ func (s *Sim) Kill(t *Task) error {
 	t.State = TaskPending
 	t.Attempt++
 	t.StartMs = -1
-	t.gated = false
+	t.setGated(false)
 	t.shrunk = 0
 	t.swapped, t.swapIn, t.stall = 0, 0, 0
 	t.Locality = NodeLocal
 	s.enqueue(t, true)
+	s.touch(t.Job)
 	for _, l := range s.listeners {
 		l.TaskEnded(s, t, Killed)
 	}
@@ -418,6 +436,7 @@ func (s *Sim) Shrink(t *Task, vcores int64) error {
 func (s *Sim) shrinkAlloc(t *Task, by Res) {
 	n, j := t.Node, t.Job
 	t.Alloc = t.Alloc.Sub(by)
+	s.acct.resv(s.now)
 	if t.Container == Guaranteed {
 		n.Alloc = n.Alloc.Sub(by)
 		s.acct.allocG = s.acct.allocG.Sub(by)
@@ -456,8 +475,13 @@ func (s *Sim) Reserve(n *Node, t *Task) error {
 	if n.Reserved == nil {
 		s.stats.Reservations++
 	}
+	if n.Reserved == nil {
+		n.resvAt = len(s.reserved)
+		s.reserved = append(s.reserved, n)
+	}
 	n.Reserved = t
 	t.reservedOn = n
+	s.wake(n)
 	return nil
 }
 
@@ -466,6 +490,11 @@ func (s *Sim) Unreserve(n *Node) {
 	if n.Reserved != nil {
 		n.Reserved.reservedOn = nil
 		n.Reserved = nil
+		last := s.reserved[len(s.reserved)-1]
+		s.reserved[n.resvAt] = last
+		last.resvAt = n.resvAt
+		s.reserved[len(s.reserved)-1] = nil
+		s.reserved = s.reserved[:len(s.reserved)-1]
 	}
 }
 

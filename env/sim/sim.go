@@ -159,8 +159,13 @@ type Config struct {
 	RecordTasks bool
 	// TimelineMs samples cluster state at this interval; 0 means none.
 	TimelineMs Ms
-	// AfterEvent, if set, is called after every event (invariant tests).
+	// AfterEvent, if set, is called after every event the engine processes
+	// (invariant tests): not after the heartbeats of idle nodes it skips.
 	AfterEvent func(*Sim)
+	// EveryHeartbeat makes the engine process every heartbeat, also those
+	// of idle nodes that change nothing (see idle.go): the reference the
+	// shortcut is tested against. Results are the same either way.
+	EveryHeartbeat bool
 }
 
 // Sim is one run of the cluster model.
@@ -170,9 +175,21 @@ type Sim struct {
 	policy *Policy
 	now    Ms
 	seq    uint64
+	cur    event // the event being processed (order.go)
 	queue  eventQueue
-	beats  fifoQueue // heartbeats, in time order
+	bounds boundaryQueue // each node's next phase boundary
+	beats  fifoQueue     // heartbeats of nodes that are not idle, in order
+	wakes  eventQueue    // first heartbeats of nodes taken out of the idle set
+	ready  eventQueue    // engine events: a job's AM has started up (idle.go)
+	idle   idleSet
+	pos    pos // the last event processed (real or skipped)
 	rng    *Rand
+	// replicaBuf is where placeBlock carves map input blocks from.
+	replicaBuf []int32
+	rackNodes  [][]int32 // the nodes of each rack
+	rackOf     []int32   // each node's rack
+	stages     []*Stage  // every job's stages (slot.prev indexes them)
+	gateBuf    []float64 // recompute's scratch: each container's shuffle gate
 
 	Nodes    []*Node
 	Jobs     []*Job
@@ -180,8 +197,11 @@ type Sim struct {
 	racks    int
 	capacity Res
 
-	waiting  []*Job // submitted, not admitted, in submission order
-	active   []*Job // admitted, not done, in admission order
+	waiting  []*Job  // submitted, not admitted, in submission order
+	active   []*Job  // admitted, not done, in admission order
+	asking   []*Job  // admitted jobs with HasPending, in admission order
+	reserved []*Node // nodes with a reservation, in no order
+	admitted int     // jobs admitted so far
 	jobsLeft int
 	arrived  int
 
@@ -202,7 +222,17 @@ type Sim struct {
 }
 
 // New validates cfg and builds a run. Nothing runs until Run or RunUntil.
-func New(cfg Config) (*Sim, error) {
+func New(cfg Config) (*Sim, error) { return newSim(cfg, true) }
+
+// Validate checks cfg exactly as New does, with the same errors, without
+// building the run: no task is made and no block placed, so it costs little
+// however large the workload.
+func Validate(cfg Config) error {
+	_, err := newSim(cfg, false)
+	return err
+}
+
+func newSim(cfg Config, build bool) (*Sim, error) {
 	if len(cfg.Nodes) == 0 {
 		return nil, errors.New("the cluster has no nodes")
 	}
@@ -236,7 +266,14 @@ func New(cfg Config) (*Sim, error) {
 		if ns.ReduceSlots < 0 {
 			return nil, fmt.Errorf("node %d (%s): negative reduce slots", i, ns.Name)
 		}
-		s.Nodes = append(s.Nodes, &Node{ID: int32(i), Spec: ns, boundaryAt: -1, lastReduce: -1})
+		s.Nodes = append(s.Nodes, &Node{ID: int32(i), Spec: ns, boundaryAt: -1, lastReduce: -1,
+			cores: ns.Cores, diskMBps: ns.DiskMBps, memCap: float64(ns.Cap.MemMB), speed: ns.Speed})
+	}
+	s.rackNodes = make([][]int32, s.racks)
+	s.rackOf = make([]int32, len(s.Nodes))
+	for _, n := range s.Nodes {
+		s.rackNodes[n.Spec.Rack] = append(s.rackNodes[n.Spec.Rack], n.ID)
+		s.rackOf[n.ID] = int32(n.Spec.Rack)
 	}
 	order := make([]int, len(cfg.Jobs))
 	for i := range order {
@@ -244,7 +281,7 @@ func New(cfg Config) (*Sim, error) {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return cfg.Jobs[order[a]].SubmitMs < cfg.Jobs[order[b]].SubmitMs })
 	for _, ji := range order {
-		if err := s.addJob(&cfg.Jobs[ji], maxCap); err != nil {
+		if err := s.addJob(&cfg.Jobs[ji], maxCap, build); err != nil {
 			return nil, err
 		}
 	}
@@ -257,25 +294,31 @@ func New(cfg Config) (*Sim, error) {
 		}
 	}
 	s.jobsLeft = len(s.Jobs)
+	// New schedules as if it were an event at time 0 that no heartbeat
+	// precedes (see order.go); the first arrival comes before every
+	// heartbeat at its instant.
+	s.cur = event{ord: -1}
 	if len(s.Jobs) > 0 {
 		// Jobs are sorted by submission: each arrival schedules the next.
-		s.schedule(s.Jobs[0].Spec.SubmitMs, evArrival, 0, 0)
+		s.seq++
+		s.queue.push(event{at: s.Jobs[0].Spec.SubmitMs, seq: s.seq, ord: -1, kind: evArrival})
 	}
-	hb := s.model.HeartbeatMs
-	for i, n := range s.Nodes {
+	s.initIdle()
+	s.bounds.init(len(s.Nodes))
+	for _, n := range s.Nodes {
 		// Stagger heartbeats evenly over one interval, as real NMs drift.
-		s.scheduleBeat(Ms(i)*hb/Ms(len(s.Nodes)), n.ID)
+		s.scheduleBeat(s.beatOffset(n.ID), n.ID)
 	}
 	for i, c := range cfg.Policy.Controls {
 		if c.ControlIntervalMs() <= 0 {
 			return nil, fmt.Errorf("policy %s: control cycle %d has a non-positive interval", cfg.Policy.Name, i)
 		}
-		s.schedule(c.ControlIntervalMs(), evControl, int32(i), 0)
+		s.schedule(c.ControlIntervalMs(), evControl, int32(i))
 	}
 	if cfg.TimelineMs > 0 {
-		s.schedule(0, evSample, 0, 0)
+		s.schedule(0, evSample, 0)
 	}
-	s.schedule(s.model.AMTickMs, evAMTick, 0, 0)
+	s.schedule(s.model.AMTickMs, evAMTick, 0)
 	return s, nil
 }
 
@@ -304,19 +347,34 @@ func (s *Sim) parts() []any {
 	return uniq
 }
 
-func (s *Sim) addJob(spec *JobSpec, maxCap Res) error {
+func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 	j := &Job{ID: int32(len(s.Jobs)), Spec: spec, StartMs: -1, FinishMs: -1, active: -1}
 	if spec.SubmitMs < 0 {
 		return fmt.Errorf("job %q: negative submit time", spec.Name)
+	}
+	if len(spec.Stages) == 0 {
+		return fmt.Errorf("job %q has no stages", spec.Name)
+	}
+	// The job's tasks are allocated together (see Task).
+	n := 0
+	for si := range spec.Stages {
+		n += len(spec.Stages[si].DurationsMs)
+	}
+	if !spec.AM.IsZero() {
+		n++
+	}
+	var chunk []Task
+	if build {
+		chunk = make([]Task, n)
 	}
 	if !spec.AM.IsZero() {
 		if !spec.AM.Fits(maxCap) {
 			return fmt.Errorf("job %q: AM request %v is larger than any node", spec.Name, spec.AM)
 		}
-		j.AM = s.newTask(j, nil, 0, KindAM, spec.AM, 0, AMProfile)
-	}
-	if len(spec.Stages) == 0 {
-		return fmt.Errorf("job %q has no stages", spec.Name)
+		if build {
+			j.AM = s.newTask(&chunk[0], j, nil, 0, KindAM, spec.AM, 0, AMProfile)
+			chunk = chunk[1:]
+		}
 	}
 	for si := range spec.Stages {
 		ss := &spec.Stages[si]
@@ -355,7 +413,16 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res) error {
 				return fmt.Errorf("job %q stage %q task %d: %w", spec.Name, ss.Name, ti, err)
 			}
 		}
-		st := &Stage{Index: si, Spec: ss}
+		if !build {
+			for ti, d := range ss.DurationsMs {
+				if d < 0 {
+					return fmt.Errorf("job %q stage %q task %d: negative duration", spec.Name, ss.Name, ti)
+				}
+			}
+			continue
+		}
+		st := &Stage{Index: si, Spec: ss, Tasks: make([]*Task, 0, len(ss.DurationsMs)), id: int32(len(s.stages))}
+		s.stages = append(s.stages, st)
 		st.phases = ss.Profile.Phases
 		replicas := ss.BlockReplicas
 		if replicas <= 0 {
@@ -369,7 +436,8 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res) error {
 			if ss.Profiles != nil && ss.Profiles[ti] != nil {
 				prof = ss.Profiles[ti]
 			}
-			t := s.newTask(j, st, ti, ss.Kind, ss.Req, d, prof)
+			t := s.newTask(&chunk[0], j, st, ti, ss.Kind, ss.Req, d, prof)
+			chunk = chunk[1:]
 			if ss.Kind == KindMap {
 				if ss.Hosts != nil && ss.Hosts[ti] >= 0 {
 					t.Replicas = []int32{ss.Hosts[ti] % int32(len(s.Nodes))}
@@ -382,14 +450,21 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res) error {
 		}
 		j.Stages = append(j.Stages, st)
 	}
-	s.Jobs = append(s.Jobs, j)
+	if build {
+		s.Jobs = append(s.Jobs, j)
+	}
 	return nil
 }
 
-func (s *Sim) newTask(j *Job, st *Stage, idx int, kind TaskKind, req Res, dur Ms, prof *Profile) *Task {
-	t := &Task{ID: int32(len(s.Tasks)), Job: j, Stage: st, Index: idx, Kind: kind, Req: req, DurMs: dur,
+// taskLabel derives each task's usage-noise seed (DeriveSeed).
+var taskLabel = HashString("task")
+
+func (s *Sim) newTask(t *Task, j *Job, st *Stage, idx int, kind TaskKind, req Res, dur Ms, prof *Profile) *Task {
+	*t = Task{ID: int32(len(s.Tasks)), Job: j, Stage: st, Index: idx, Kind: kind, Req: req, DurMs: dur,
 		phases: prof.Phases, prof: prof, StartMs: -1, FirstStartMs: -1, FinishMs: -1, pos: -1}
-	t.rngSeed = DeriveSeed(s.cfg.Seed, HashString("task"), uint64(t.ID))
+	t.rngSeed = DeriveSeed(s.cfg.Seed, taskLabel, uint64(t.ID))
+	t.abs = kind != KindAM && prof.Absolute
+	t.jit = prof.Jitter
 	s.Tasks = append(s.Tasks, t)
 	return t
 }
@@ -402,7 +477,13 @@ func (s *Sim) placeBlock(replicas int) []int32 {
 	if replicas > n {
 		replicas = n
 	}
-	out := make([]int32, 0, replicas)
+	// Blocks are placed once and never change: carve them from a shared
+	// buffer rather than allocating each.
+	if cap(s.replicaBuf)-len(s.replicaBuf) < replicas {
+		s.replicaBuf = make([]int32, 0, max(4096, replicas))
+	}
+	out := s.replicaBuf[len(s.replicaBuf) : len(s.replicaBuf) : len(s.replicaBuf)+replicas]
+	s.replicaBuf = s.replicaBuf[:len(s.replicaBuf)+replicas]
 	has := func(id int32) bool {
 		for _, x := range out {
 			if x == id {
@@ -414,21 +495,28 @@ func (s *Sim) placeBlock(replicas int) []int32 {
 	first := int32(s.rng.IntN(n))
 	out = append(out, first)
 	for len(out) < replicas {
-		var want func(*Node) bool
+		var want func(int32) bool
 		switch {
 		case len(out) == 1 && s.racks > 1:
-			r := s.Nodes[first].Spec.Rack
-			want = func(x *Node) bool { return x.Spec.Rack != r }
+			r := s.rackOf[first]
+			want = func(x int32) bool { return s.rackOf[x] != r }
 		case len(out) >= 2:
-			r := s.Nodes[out[1]].Spec.Rack
-			want = func(x *Node) bool { return x.Spec.Rack == r }
+			r := s.rackOf[out[1]]
+			if members := s.rackNodes[r]; n > directRackDraw*len(members) {
+				// Drawing nodes of the whole cluster until one is on rack
+				// r would take n/len(members) draws: draw among its
+				// members instead (the same uniform choice).
+				out = append(out, s.drawOnRack(members, r, out, has))
+				continue
+			}
+			want = func(x int32) bool { return s.rackOf[x] == r }
 		default:
-			want = func(*Node) bool { return true }
+			want = func(int32) bool { return true }
 		}
 		picked := int32(-1)
 		for try := 0; try < 4*n && picked < 0; try++ {
 			c := int32(s.rng.IntN(n))
-			if !has(c) && want(s.Nodes[c]) {
+			if !has(c) && want(c) {
 				picked = c
 			}
 		}
@@ -445,33 +533,85 @@ func (s *Sim) placeBlock(replicas int) []int32 {
 	return out
 }
 
-func (s *Sim) schedule(at Ms, kind eventKind, id int32, epoch uint32) {
+// directRackDraw: placeBlock draws a replica on a given rack among the
+// rack's nodes when the cluster has more than this many times as many nodes
+// (a large cluster of small racks); below, it draws from the whole cluster
+// until a node of the rack comes up, as it always has (the same results as
+// before for every cluster of up to 64 racks' worth of nodes).
+const directRackDraw = 64
+
+// drawOnRack picks a node of members (rack r) not yet holding a replica
+// (out), uniformly, or if every one does, any node that does not.
+func (s *Sim) drawOnRack(members []int32, r int32, out []int32, has func(int32) bool) int32 {
+	free := len(members)
+	for _, x := range out {
+		if s.rackOf[x] == r {
+			free--
+		}
+	}
+	if free > 0 {
+		k := s.rng.IntN(free)
+		for _, m := range members {
+			if !has(m) {
+				if k == 0 {
+					return m
+				}
+				k--
+			}
+		}
+	}
+	for {
+		if c := int32(s.rng.IntN(len(s.Nodes))); !has(c) {
+			return c
+		}
+	}
+}
+
+func (s *Sim) schedule(at Ms, kind eventKind, id int32) {
 	s.seq++
-	s.queue.push(event{at: at, seq: s.seq, id: id, epoch: epoch, kind: kind})
+	s.queue.push(event{at: at, seq: s.seq, ord: s.tieOrd(at), id: id, kind: kind})
 }
 
 // scheduleBeat queues a heartbeat; at must not be before any queued one.
 func (s *Sim) scheduleBeat(at Ms, node int32) {
-	s.seq++
-	s.beats.push(event{at: at, seq: s.seq, id: node, kind: evHeartbeat})
+	s.beats.push(event{at: at, ord: beatOrd(node), id: node, kind: evHeartbeat})
 }
 
-// next returns the earliest pending event of the heap and the heartbeat
-// FIFO, without removing it, or nil.
-func (s *Sim) next() (e *event, fromBeats bool) {
-	switch {
-	case s.beats.size == 0 && s.queue.len() == 0:
-		return nil, false
-	case s.beats.size == 0:
-		return s.queue.peek(), false
-	case s.queue.len() == 0:
-		return s.beats.peek(), true
+// Sources of events, merged in order by peek.
+const (
+	srcQueue  = iota // model events other than heartbeats and boundaries
+	srcBounds        // phase boundaries, one per node
+	srcBeats         // heartbeats of nodes that are not idle
+	srcWakes         // first heartbeats of nodes woken up
+	srcIdle          // the idle cursor: heartbeats of idle nodes while demand waits
+	srcReady         // engine events: an AM has started up
+)
+
+// peek returns the earliest pending event and its source, without removing
+// it, or nil.
+func (s *Sim) peek() (e *event, src int) {
+	consider := func(c *event, from int) {
+		if c != nil && (e == nil || c.before(e)) {
+			e, src = c, from
+		}
 	}
-	h, b := s.queue.peek(), s.beats.peek()
-	if b.before(h) {
-		return b, true
+	if s.queue.len() > 0 {
+		consider(s.queue.peek(), srcQueue)
 	}
-	return h, false
+	if s.bounds.len() > 0 {
+		consider(s.bounds.peek(s.now), srcBounds)
+	}
+	if s.beats.size > 0 {
+		consider(s.beats.peek(), srcBeats)
+	}
+	if s.wakes.len() > 0 {
+		consider(s.wakes.peek(), srcWakes)
+	}
+	if s.ready.len() > 0 {
+		consider(s.ready.peek(), srcReady)
+	}
+	consider(s.idleCursor(), srcIdle)
+	return e, src
 }
 
 // Now returns the current simulated time.
@@ -505,35 +645,62 @@ func (s *Sim) Run() Summary {
 // run) and leaves the clock at until. It returns whether the run has ended.
 func (s *Sim) RunUntil(until Ms) bool {
 	for !s.ended {
-		e, fromBeats := s.next()
+		e, src := s.peek()
 		if e == nil {
 			s.finish(false)
 			break
 		}
+		if s.stallSkipped(e, until) {
+			continue
+		}
+		if s.ended {
+			break
+		}
 		if e.at >= until {
 			s.now = until
+			s.pos = pos{at: until, ord: ordFirst}
 			return false
 		}
 		if s.cfg.MaxMs > 0 && e.at > s.cfg.MaxMs {
 			s.now = s.cfg.MaxMs
+			s.pos = pos{at: s.cfg.MaxMs, ord: math.MaxInt32}
 			s.truncated = true
 			s.finish(false)
 			break
 		}
 		var ev event
-		if fromBeats {
-			ev = s.beats.pop()
-		} else {
+		switch src {
+		case srcQueue:
 			ev = s.queue.pop()
-		}
-		if ev.kind == evBoundary && ev.epoch != s.Nodes[ev.id].epoch {
-			continue // superseded by a later recompute: not an event of the model
+		case srcBounds:
+			// Left in place: the node's recompute at the end of this event
+			// usually moves it to the next boundary (one sift instead of a
+			// removal and an insertion); dropped below if not.
+			ev = *e
+		case srcBeats:
+			ev = s.beats.pop()
+		case srcWakes:
+			ev = s.wakes.pop()
+		case srcIdle:
+			ev = *e
+			s.idleRemove(s.Nodes[ev.id])
+		case srcReady:
+			ev = s.ready.pop()
+			s.now = ev.at
+			s.pos = pos{at: ev.at, ord: ordFirst}
+			s.touch(s.Jobs[ev.id])
+			continue
 		}
 		s.now = ev.at
-		s.acct.integrate(s.now)
+		s.cur = ev
+		s.pos = pos{at: ev.at, ord: ev.ord}
 		s.stats.Events++
+		s.stats.Processed++
 		s.dispatch(ev)
 		s.flushDirty()
+		if src == srcBounds {
+			s.bounds.drop(ev)
+		}
 		if s.jobsLeft == 0 {
 			s.finish(false)
 		} else if s.arrived == len(s.Jobs) && s.now-s.lastProgress > s.cfg.StallMs && s.stalled() {
@@ -561,13 +728,13 @@ func (s *Sim) dispatch(ev event) {
 		c := s.policy.Controls[ev.id]
 		c.Control(s)
 		s.tryAdmit()
-		s.schedule(s.now+c.ControlIntervalMs(), evControl, ev.id, 0)
+		s.schedule(s.now+c.ControlIntervalMs(), evControl, ev.id)
 	case evSample:
 		s.sample()
-		s.schedule(s.now+s.cfg.TimelineMs, evSample, 0, 0)
+		s.schedule(s.now+s.cfg.TimelineMs, evSample, 0)
 	case evAMTick:
 		s.preemptReducers()
-		s.schedule(s.now+s.model.AMTickMs, evAMTick, 0, 0)
+		s.schedule(s.now+s.model.AMTickMs, evAMTick, 0)
 	}
 }
 
@@ -575,9 +742,10 @@ func (s *Sim) arrive(j *Job) {
 	j.State = JobWaiting
 	s.arrived++
 	if next := int(j.ID) + 1; next < len(s.Jobs) {
-		s.schedule(s.Jobs[next].Spec.SubmitMs, evArrival, int32(next), 0)
+		s.schedule(s.Jobs[next].Spec.SubmitMs, evArrival, int32(next))
 	}
 	s.waiting = append(s.waiting, j)
+	s.idle.cursorOK = false
 	s.progress()
 	for _, l := range s.jobLis {
 		l.JobArrived(s, j)
@@ -604,6 +772,7 @@ func (s *Sim) tryAdmit() {
 	}
 	if admitted > 0 {
 		s.waiting = append(s.waiting[:0], s.waiting[admitted:]...)
+		s.idle.cursorOK = false
 	}
 }
 
@@ -612,13 +781,17 @@ func (s *Sim) admit(j *Job) {
 	j.AdmitMs = s.now
 	j.active = len(s.active)
 	s.active = append(s.active, j)
+	s.admitted++
+	j.admitSeq = s.admitted
 	s.progress()
 	if j.AM == nil {
 		s.releaseReady(j)
 	}
+	s.touch(j)
 }
 
 func (s *Sim) heartbeat(n *Node) {
+	s.catchUp(n)
 	s.advance(n)
 	if s.now >= n.nextSample {
 		s.sampleUsage(n)
@@ -635,7 +808,7 @@ func (s *Sim) heartbeat(n *Node) {
 	}
 	// Anything that changed the node (a launch, a kill, a usage sample, a
 	// phase end) has marked it dirty already.
-	s.scheduleBeat(s.now+s.model.HeartbeatMs, n.ID)
+	s.beatDone(n)
 }
 
 func (s *Sim) progress() { s.lastProgress = s.now }
@@ -644,8 +817,8 @@ func (s *Sim) progress() { s.lastProgress = s.now }
 // StallMs without a start, finish or arrival).
 func (s *Sim) stalled() bool {
 	for _, n := range s.Nodes {
-		for _, t := range n.Containers {
-			if t.Kind != KindAM && t.rate > 0 {
+		for i, t := range n.Containers {
+			if t.Kind != KindAM && n.slots[i].rate > 0 {
 				s.progress()
 				return false
 			}
@@ -655,6 +828,7 @@ func (s *Sim) stalled() bool {
 }
 
 func (s *Sim) finish(stuck bool) {
+	s.stats.Events += s.virtualEvents()
 	s.ended = true
 	s.stuck = stuck
 	for _, n := range s.Nodes {
@@ -675,4 +849,37 @@ func (s *Sim) finish(stuck bool) {
 	}
 	// Every job is now done, stuck or unfinished: none waits or runs.
 	s.waiting, s.active = nil, nil
+	for _, j := range s.asking {
+		j.asking = false
+	}
+	s.asking = nil
+}
+
+// stallSkipped makes the model's stall check at the skipped heartbeats of
+// idle nodes before e: the check runs after every event, so a stall is
+// declared at the first heartbeat more than StallMs after the last progress,
+// whether or not the engine processes it. It reports whether it handled one
+// (the run may have ended).
+func (s *Sim) stallSkipped(e *event, until Ms) bool {
+	if !s.idle.on || s.idle.count == 0 || s.arrived != len(s.Jobs) || s.jobsLeft == 0 {
+		return false
+	}
+	th := s.lastProgress + s.cfg.StallMs
+	if e.at <= th || !s.quiet() {
+		return false // no skipped heartbeat after th comes first, or none is skipped
+	}
+	from := s.pos
+	if from.at < th {
+		from = pos{at: th, ord: math.MaxInt32}
+	}
+	v, ok := s.nextIdleBeat(from)
+	if !ok || !v.before(e) || v.at >= until || (s.cfg.MaxMs > 0 && v.at > s.cfg.MaxMs) {
+		return false
+	}
+	s.now = v.at
+	s.pos = pos{at: v.at, ord: v.ord}
+	if s.stalled() {
+		s.finish(true)
+	}
+	return true
 }

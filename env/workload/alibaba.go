@@ -33,10 +33,17 @@ type AlibabaOptions struct {
 	// 64 GiB, the order of the 2017 trace's machines (their real size is
 	// not published; the trace only gives fractions).
 	MachineMemMB int64 `toml:"machine_mem_mb"`
-	// MaxJobs keeps only the first max_jobs jobs by submission time (0: all).
+	// MaxJobs keeps only the first max_jobs jobs by submission time (0: all),
+	// of the repeated trace when repeat > 1.
 	MaxJobs int `toml:"max_jobs"`
 	// TimeScale multiplies submission times; 0 submits every job at time 0.
+	// It applies after repeat.
 	TimeScale float64 `toml:"time_scale"`
+	// Repeat lays repeat copies of the trace end to end, as the swim
+	// loader's repeat does: copy k submits each job k periods (the span from
+	// first to last submission plus the mean gap) after the original; copy
+	// k > 0 of job ID is named alibaba-ID-copyK and draws its own durations.
+	Repeat int `toml:"repeat"`
 	// Sigma is the log-space spread of instance durations around the
 	// task's mean duration (used as the median).
 	Sigma float64 `toml:"sigma"`
@@ -49,12 +56,15 @@ type AlibabaOptions struct {
 // AlibabaDefaults returns the Alibaba loader's default options (Path is
 // empty).
 func AlibabaDefaults() *AlibabaOptions {
-	return &AlibabaOptions{MachineMemMB: 65536, TimeScale: 1, Sigma: 0.1}
+	return &AlibabaOptions{MachineMemMB: 65536, TimeScale: 1, Sigma: 0.1, Repeat: 1}
 }
 
 func (o *AlibabaOptions) validate() error {
 	if o.MachineMemMB <= 0 || o.MachineMemMB > 1<<40 {
 		return fmt.Errorf("machine_mem_mb: must be in [1, 2^40], got %d", o.MachineMemMB)
+	}
+	if err := checkRepeat(o.Repeat); err != nil {
+		return err
 	}
 	return checkTraceCommon(o.Sigma, o.TimeScale, o.MaxJobs, o.AMVCores, o.AMMemMB)
 }
@@ -74,6 +84,7 @@ type alibabaJob struct {
 	id      string
 	submitS float64
 	tasks   []alibabaTask
+	copy    int // which copy of the trace (repeat); submitS includes its shift
 }
 
 // LoadAlibaba reads a CloudSimPy-style Alibaba 2017 jobs csv from r (name is
@@ -238,6 +249,19 @@ func parseAlibaba(r io.Reader, name string, o *AlibabaOptions) ([]*alibabaJob, e
 		return nil, fmt.Errorf("%s: no jobs (only a header)", name)
 	}
 	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].submitS < jobs[b].submitS })
+	if o.Repeat > 1 {
+		period := repeatPeriod(jobs[0].submitS, jobs[len(jobs)-1].submitS, len(jobs))
+		last := jobs[len(jobs)-1].submitS + float64(o.Repeat-1)*period
+		if _, err := traceSubmitMs(last, o.TimeScale); err != nil {
+			return nil, fmt.Errorf("%s: repeat: the last copy's last submission: %v", name, err)
+		}
+		n := len(jobs)
+		for k := 1; k < o.Repeat; k++ {
+			for _, j := range jobs[:n] {
+				jobs = append(jobs, &alibabaJob{id: j.id, submitS: j.submitS + float64(k)*period, tasks: j.tasks, copy: k})
+			}
+		}
+	}
 	if o.MaxJobs > 0 && len(jobs) > o.MaxJobs {
 		jobs = jobs[:o.MaxJobs]
 	}
@@ -250,7 +274,7 @@ func buildAlibaba(o *AlibabaOptions, jobs []*alibabaJob, rng *sim.Rand) ([]sim.J
 	out := make([]sim.JobSpec, 0, len(jobs))
 	for _, j := range jobs {
 		at, _ := traceSubmitMs(j.submitS, o.TimeScale) // checked while parsing
-		spec := sim.JobSpec{Name: "alibaba-" + j.id, App: "alibaba", Framework: "batch", SubmitMs: at, AM: am}
+		spec := sim.JobSpec{Name: copyName("alibaba-"+j.id, j.copy), App: "alibaba", Framework: "batch", SubmitMs: at, AM: am}
 		for i, t := range j.tasks {
 			st := sim.StageSpec{Name: "task-" + t.id, Kind: sim.KindGeneric, Req: t.req, Profile: sim.MapProfile,
 				DurationsMs: durations(rng, t.instances, t.durS, o.Sigma)}

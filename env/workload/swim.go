@@ -74,17 +74,25 @@ type SWIMOptions struct {
 	// SlowStart is the fraction of maps that must finish before reduces are
 	// requested (mapreduce.job.reduce.slowstart.completedmaps, default 0.05).
 	SlowStart float64 `toml:"slow_start"`
-	// MaxJobs keeps only the first max_jobs jobs by submission time (0: all).
+	// MaxJobs keeps only the first max_jobs jobs by submission time (0: all),
+	// of the repeated trace when repeat > 1.
 	MaxJobs int `toml:"max_jobs"`
 	// TimeScale multiplies submission times: 0.5 submits twice as densely;
-	// 0 submits every job at time 0.
+	// 0 submits every job at time 0. It applies after repeat.
 	TimeScale float64 `toml:"time_scale"`
+	// Repeat lays repeat copies of the trace end to end: copy k (from 0)
+	// submits each job k periods after the original, the period being the
+	// trace's span from first to last submission plus its mean gap between
+	// submissions, so arrivals go on at the trace's rate. Copy k > 0 of job
+	// ID is named swim-ID-copyK and draws task durations of its own.
+	Repeat int `toml:"repeat"`
 	// WindowS cuts the trace into consecutive windows of window_s seconds
 	// of submissions (0: the whole trace is one workload), and Window picks
 	// one: k >= 0 the k-th (from 0), -1 one drawn per seed among the windows
 	// that hold jobs, so that a scenario is a family of workloads (SWIM
 	// FB-2009: an hour of the day per seed). The window's jobs are submitted
 	// relative to its start; max_jobs and time_scale then apply to them.
+	// A window and repeat > 1 exclude each other.
 	WindowS float64 `toml:"window_s"`
 	Window  int     `toml:"window"`
 }
@@ -93,7 +101,7 @@ type SWIMOptions struct {
 func SWIMDefaults() *SWIMOptions {
 	return &SWIMOptions{BlockMB: 128, MapSecPerBlock: 20, ReduceMBPerTask: 1024, ReduceSecPerGB: 60, MinTaskSec: 2,
 		MaxMapsPerJob: 20000, Sigma: 0.3, MapVCores: 1, MapMemMB: 1024, ReduceVCores: 1, ReduceMemMB: 2048,
-		AMVCores: 1, AMMemMB: 1024, SlowStart: 0.05, TimeScale: 1}
+		AMVCores: 1, AMMemMB: 1024, SlowStart: 0.05, TimeScale: 1, Repeat: 1}
 }
 
 // Limits that keep a trace's numbers inside what the simulator can hold: a
@@ -137,6 +145,12 @@ func (o *SWIMOptions) validate() error {
 	}
 	if err := checkTraceCommon(o.Sigma, o.TimeScale, o.MaxJobs, o.AMVCores, o.AMMemMB); err != nil {
 		return err
+	}
+	if err := checkRepeat(o.Repeat); err != nil {
+		return err
+	}
+	if o.Repeat > 1 && o.WindowS > 0 {
+		return fmt.Errorf("repeat: %d copies and a window (window_s %v) exclude each other", o.Repeat, o.WindowS)
 	}
 	for _, c := range []struct {
 		key string
@@ -183,6 +197,8 @@ type swimRecord struct {
 	line             int
 	id               string
 	submitS          int64
+	copy             int     // which copy of the trace (repeat)
+	shiftS           float64 // added to submitS: copy x the repeat period
 	input, shuffle   int64
 	maps, reduces    int
 	mapMedS, redMedS float64
@@ -311,6 +327,20 @@ func parseSWIM(r io.Reader, name string, o *SWIMOptions) ([]swimRecord, error) {
 		return nil, fmt.Errorf("%s: no jobs (empty file)", name)
 	}
 	sort.SliceStable(recs, func(a, b int) bool { return recs[a].submitS < recs[b].submitS })
+	if o.Repeat > 1 {
+		period := repeatPeriod(float64(recs[0].submitS), float64(recs[len(recs)-1].submitS), len(recs))
+		last := float64(recs[len(recs)-1].submitS) + float64(o.Repeat-1)*period
+		if _, err := traceSubmitMs(last, o.TimeScale); err != nil {
+			return nil, fmt.Errorf("%s: repeat: the last copy's last submission: %v", name, err)
+		}
+		n := len(recs)
+		for k := 1; k < o.Repeat; k++ {
+			for _, r := range recs[:n] {
+				r.copy, r.shiftS = k, float64(k)*period
+				recs = append(recs, r)
+			}
+		}
+	}
 	if w := o.WindowS; w > 0 {
 		n := int(float64(recs[len(recs)-1].submitS)/w) + 1
 		if o.Window >= n {
@@ -365,8 +395,8 @@ func buildSWIM(o *SWIMOptions, recs []swimRecord, rng *sim.Rand) ([]sim.JobSpec,
 	redReq := sim.Res{VCores: o.ReduceVCores, MemMB: o.ReduceMemMB}
 	jobs := make([]sim.JobSpec, 0, len(recs))
 	for _, rec := range recs {
-		at, _ := traceSubmitMs(float64(rec.submitS), o.TimeScale) // checked while parsing
-		jobs = append(jobs, mrJob(rng, "swim-"+rec.id, "swim", "", at, am, rec.maps, mapReq, rec.mapMedS,
+		at, _ := traceSubmitMs(float64(rec.submitS)+rec.shiftS, o.TimeScale) // checked while parsing
+		jobs = append(jobs, mrJob(rng, copyName("swim-"+rec.id, rec.copy), "swim", "", at, am, rec.maps, mapReq, rec.mapMedS,
 			rec.reduces, redReq, rec.redMedS, o.Sigma, o.SlowStart))
 	}
 	return jobs, nil

@@ -412,6 +412,84 @@ func TestAlibabaRealTrace(t *testing.T) {
 	t.Logf("Alibaba 2017: %d jobs, %d stages, %d task instances", len(jobs), stages, tasks)
 }
 
+// TestRepeat: repeat lays copies end to end (each job shifted by a multiple
+// of the span plus the mean gap, before time_scale), names the copies apart,
+// keeps copy 0 as the trace read once, and cuts max_jobs after repeating;
+// for both trace loaders.
+func TestRepeat(t *testing.T) {
+	const mib = 1 << 20
+	swim := "a\t0\t0\t" + itoa(200*mib) + "\t0\t0\n" + "b\t10\t10\t0\t0\t0\n" + "c\t40\t30\t0\t" + itoa(mib) + "\t0\n"
+	alibaba := ",submit_time,duration,cpu,memory,job_id,task_id,instances_num,disk\n" +
+		"0,0,10,1,0.01,a,1,2,0\n" + "1,10,10,1,0.01,b,1,1,0\n" + "2,40,10,1,0.01,c,1,1,0\n"
+	// Span 40 s, 3 jobs: mean gap 20 s, period 60 s.
+	for _, c := range []struct {
+		gen  string
+		load func(o func(*int, *int, *float64)) ([]sim.JobSpec, error)
+	}{
+		{"swim", func(set func(*int, *int, *float64)) ([]sim.JobSpec, error) {
+			o := SWIMDefaults()
+			set(&o.Repeat, &o.MaxJobs, &o.TimeScale)
+			return LoadSWIM(strings.NewReader(swim), "t.tsv", o, sim.NewRand(3))
+		}},
+		{"alibaba", func(set func(*int, *int, *float64)) ([]sim.JobSpec, error) {
+			o := AlibabaDefaults()
+			set(&o.Repeat, &o.MaxJobs, &o.TimeScale)
+			return LoadAlibaba(strings.NewReader(alibaba), "a.csv", o, sim.NewRand(3))
+		}},
+	} {
+		t.Run(c.gen, func(t *testing.T) {
+			once, err := c.load(func(*int, *int, *float64) {})
+			if err != nil {
+				t.Fatal(err)
+			}
+			three, err := c.load(func(r, _ *int, ts *float64) { *r, *ts = 3, 0.5 })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(three) != 9 {
+				t.Fatalf("repeat 3: %d jobs, want 9", len(three))
+			}
+			names := map[string]bool{}
+			for i, j := range three {
+				k, orig := i/3, once[i%3]
+				want := orig.Name
+				if k > 0 {
+					want = orig.Name + "-copy" + itoa(int64(k))
+				}
+				if j.Name != want || names[j.Name] {
+					t.Errorf("job %d: named %q, want %q (unique)", i, j.Name, want)
+				}
+				names[j.Name] = true
+				if at := (orig.SubmitMs + sim.Ms(k)*60000) / 2; j.SubmitMs != at {
+					t.Errorf("job %s: submitted at %d ms, want %d", j.Name, j.SubmitMs, at)
+				}
+				if len(j.Stages) != len(orig.Stages) || len(j.Stages[0].DurationsMs) != len(orig.Stages[0].DurationsMs) {
+					t.Errorf("job %s: stages differ from the original's", j.Name)
+				}
+			}
+			// Copy 0 is the trace read once: the same draws.
+			first, err := c.load(func(r, _ *int, _ *float64) { *r = 3 })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(first[:3], once) {
+				t.Error("copy 0 differs from the trace read once")
+			}
+			cut, err := c.load(func(r, m *int, _ *float64) { *r, *m = 3, 4 })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cut) != 4 || cut[3].Name != once[0].Name+"-copy1" {
+				t.Errorf("max_jobs 4 of 3 copies: %d jobs, last %q", len(cut), cut[len(cut)-1].Name)
+			}
+			for _, bad := range []int{0, -1, traceMaxRepeat + 1} {
+				_, err := c.load(func(r, _ *int, _ *float64) { *r = bad })
+				checkErr(t, err, []string{"repeat:"})
+			}
+		})
+	}
+}
+
 // TestSWIMWindows: window_s and window cut the FB-2009 day into hours; -1
 // draws one per seed (a family of workloads), submitted from 0.
 func TestSWIMWindows(t *testing.T) {

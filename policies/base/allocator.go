@@ -89,6 +89,15 @@ func (a *Allocator) Params(ps *sim.Params, localityDefault float64) {
 		Ref: "YARN node-locality-delay", Min: 0, Max: 10000, Default: localityDefault, Integer: true, Value: &a.LocalityDelay})
 }
 
+// IdleNoop implements sim.IdleNoop: with no job asking for a container, a
+// heartbeat only prepares the order (Order.Prepare), so it is a no-op when
+// the order's Prepare leaves nothing behind (the order says so by
+// implementing sim.IdleNoop itself).
+func (a *Allocator) IdleNoop() bool {
+	q, ok := a.Order.(sim.IdleNoop)
+	return ok && q.IdleNoop()
+}
+
 // Allocate implements sim.Allocator.
 func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
 	if t := n.Reserved; t != nil {
@@ -134,12 +143,7 @@ func (a *Allocator) assignOne(s *sim.Sim, n *sim.Node) bool {
 
 // rank fills a.jobs with the jobs that want containers, best first.
 func (a *Allocator) rank(s *sim.Sim) {
-	a.jobs = a.jobs[:0]
-	for _, j := range s.Active() {
-		if s.HasPending(j) {
-			a.jobs = append(a.jobs, j)
-		}
-	}
+	a.jobs = append(a.jobs[:0], s.Asking()...)
 	// Prepare even for one job: orders double as limits' usage snapshots.
 	a.Order.Prepare(s)
 	if len(a.jobs) > 1 {

@@ -16,16 +16,46 @@ import (
 // queue by guaranteed memory held, then by submission.
 type Order struct {
 	weight map[string]float64
-	usage  map[string]float64 // guaranteed memory per queue
-	am     map[string]sim.Res // running AMs' requests per queue
-	queues []string           // queues with active jobs, sorted
+	// stats holds the totals of each queue with active jobs (a scenario has
+	// a handful of queues: a linear search beats hashing names for every
+	// active job).
+	stats  []queueStat
+	queues []string // queues with active jobs, sorted
 	sim    *sim.Sim
-	fresh  bool // the maps above hold this ranking's totals
+	fresh  bool // stats hold this ranking's totals
+}
+
+// queueStat is one queue's totals.
+type queueStat struct {
+	name  string
+	usage float64 // guaranteed memory
+	am    sim.Res // running AMs' requests
+}
+
+// stat returns the totals of queue q, adding a zero entry if it has none.
+func (o *Order) stat(q string) *queueStat {
+	for i := range o.stats {
+		if o.stats[i].name == q {
+			return &o.stats[i]
+		}
+	}
+	o.stats = append(o.stats, queueStat{name: q})
+	return &o.stats[len(o.stats)-1]
+}
+
+// usage is queue q's guaranteed memory (0 for a queue with no active job).
+func (o *Order) usage(q string) float64 {
+	for i := range o.stats {
+		if o.stats[i].name == q {
+			return o.stats[i].usage
+		}
+	}
+	return 0
 }
 
 // NewOrder returns the Fair order for the spec's queues.
 func NewOrder(sp base.Spec) *Order {
-	o := &Order{weight: map[string]float64{}, usage: map[string]float64{}, am: map[string]sim.Res{}}
+	o := &Order{weight: map[string]float64{}}
 	for _, q := range sp.Queues {
 		w := q.Weight
 		if w <= 0 {
@@ -50,19 +80,26 @@ func (o *Order) Prepare(s *sim.Sim) {
 	o.fresh = false
 }
 
+// IdleNoop implements sim.IdleNoop: Prepare only marks the queue totals
+// stale, and they are recomputed before any use.
+func (o *Order) IdleNoop() bool { return true }
+
 func (o *Order) queueUsage() {
-	clear(o.usage)
-	clear(o.am)
+	o.stats = o.stats[:0]
 	o.queues = o.queues[:0]
+	var st *queueStat
 	for _, j := range o.sim.Active() {
 		q := base.QueueOf(j)
-		if _, seen := o.usage[q]; !seen {
-			o.queues = append(o.queues, q)
+		if st == nil || st.name != q {
+			st = o.stat(q)
 		}
-		o.usage[q] += float64(j.Alloc.MemMB - j.OppAlloc.MemMB)
+		st.usage += float64(j.Alloc.MemMB - j.OppAlloc.MemMB)
 		if j.AM != nil && j.AM.State == sim.TaskRunning {
-			o.am[q] = o.am[q].Add(j.AM.Req)
+			st.am = st.am.Add(j.AM.Req)
 		}
+	}
+	for i := range o.stats {
+		o.queues = append(o.queues, o.stats[i].name)
 	}
 	slices.Sort(o.queues)
 	o.fresh = true
@@ -75,7 +112,7 @@ func (o *Order) Less(_ *sim.Sim, a, b *sim.Job) bool {
 		if !o.fresh {
 			o.queueUsage()
 		}
-		ra, rb := o.usage[qa]/o.w(qa), o.usage[qb]/o.w(qb)
+		ra, rb := o.usage(qa)/o.w(qa), o.usage(qb)/o.w(qb)
 		if ra != rb {
 			return ra < rb
 		}
@@ -119,7 +156,7 @@ func (l *AMShare) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
 	}
 	share := l.order.w(q) / total * l.MaxAMShare
 	c := s.Capacity()
-	next := l.order.am[q].Add(t.Req)
+	next := l.order.stat(q).am.Add(t.Req)
 	return float64(next.MemMB) <= share*float64(c.MemMB) && float64(next.VCores) <= share*float64(c.VCores)
 }
 
@@ -127,7 +164,8 @@ func (l *AMShare) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
 func (l *AMShare) Launched(_ *sim.Sim, t *sim.Task) {
 	if t.Kind == sim.KindAM && l.order.fresh {
 		q := base.QueueOf(t.Job)
-		l.order.am[q] = l.order.am[q].Add(t.Req)
+		st := l.order.stat(q)
+		st.am = st.am.Add(t.Req)
 	}
 }
 

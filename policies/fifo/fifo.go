@@ -17,6 +17,9 @@ type Order struct{}
 // Prepare implements base.Order.
 func (Order) Prepare(*sim.Sim) {}
 
+// IdleNoop implements sim.IdleNoop: Prepare does nothing.
+func (Order) IdleNoop() bool { return true }
+
 // Less implements base.Order.
 func (Order) Less(_ *sim.Sim, a, b *sim.Job) bool { return a.ID < b.ID }
 
