@@ -305,7 +305,8 @@ func (sc *Scenario) Build(seed uint64, policyName string) (sim.Config, error) {
 	cfg := sim.Config{Policy: pol, Seed: seed,
 		Model: sim.Model{HeartbeatMs: f.Model.HeartbeatMs, UsageSampleMs: f.Model.UsageSampleMs, AMStartupMs: f.Model.AMStartupMs,
 			RackReadFactor: f.Model.RackReadFactor, OffRackReadFactor: f.Model.OffRackReadFactor, SwapExponent: f.Model.SwapExponent,
-			DiskThrashExponent: diskThrash(f.Model.DiskThrashExponent), Replicas: f.Model.Replicas, GatedCPU: f.Model.GatedCPU},
+			DiskThrashExponent: diskThrash(f.Model.DiskThrashExponent), Replicas: f.Model.Replicas, GatedCPU: f.Model.GatedCPU,
+			ShuffleEventPollMs: sim.Ms(f.Model.ShuffleEventPollMs)},
 		MaxMs: sim.Ms(f.Run.MaxS * 1000), StallMs: sim.Ms(f.Run.StallS * 1000), TimelineMs: sim.Ms(f.Run.TimelineS * 1000)}
 	perRack := f.Cluster.NodesPerRack
 	if perRack == 0 {

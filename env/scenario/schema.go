@@ -61,6 +61,9 @@ type Model struct {
 	DiskThrashExponent *float64 `toml:"disk_thrash_exponent"`
 	Replicas           int      `toml:"replicas"`
 	GatedCPU           float64  `toml:"gated_cpu"`
+	// ShuffleEventPollMs: how often a reducer asks for finished maps
+	// (sim.Model.ShuffleEventPollMs; 0 the default, 1 s; negative: at once).
+	ShuffleEventPollMs int64 `toml:"shuffle_event_poll_ms"`
 }
 
 // Policy names a registered policy, sets its parameters and its queues.

@@ -88,22 +88,35 @@ func TestLocality(t *testing.T) {
 }
 
 // TestShuffleWaitsForMaps: a reducer started early cannot finish its shuffle
-// before the last map, and idles (gated) meanwhile.
+// before the last map, and idles (gated) meanwhile; it learns of the last
+// map at its next poll (every second from its start, Hadoop's EventFetcher),
+// or at once when polls are off.
 func TestShuffleWaitsForMaps(t *testing.T) {
 	maps := sim.StageSpec{Name: "map", Kind: sim.KindMap, Req: res(1, 100), Profile: flat(1, 10, 0), DurationsMs: []sim.Ms{10000, 30000}}
 	red := sim.StageSpec{Name: "reduce", Kind: sim.KindReduce, Req: res(1, 100), SlowStart: 0.5, DurationsMs: []sim.Ms{10000},
 		Profile: &sim.Profile{Name: "r", Absolute: true, Phases: []sim.Phase{
 			{Name: "shuffle", Frac: 0.5, CPU: 0.2, Mem: 10, Shuffle: true}, {Name: "reduce", Frac: 0.5, CPU: 1, Mem: 10}}}}
-	s := run(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(8, 1000)}},
-		Jobs:  []sim.JobSpec{{Name: "mr", Stages: []sim.StageSpec{maps, red}}},
-		Model: sim.Model{HeartbeatMs: 1}})
-	r := s.Tasks[2]
-	// Released at 10 s (half the maps done), shuffles 2.5 s of its 5 s, then
-	// waits for the last map at 30 s, fetches the rest (2.5 s), reduces 5 s.
-	if r.FirstStartMs < 10000 || r.FirstStartMs > 10002 {
-		t.Fatalf("reducer started at %d ms, want ~10000", r.FirstStartMs)
-	}
-	if got := float64(r.FinishMs) / 1000; math.Abs(got-37.5) > 0.01 {
-		t.Fatalf("reducer finished at %v s, want 37.5", got)
+	for _, c := range []struct {
+		pollMs sim.Ms
+		learn  func(start, lastMap sim.Ms) sim.Ms // when the reducer learns of the last map
+	}{
+		{-1, func(_, lastMap sim.Ms) sim.Ms { return lastMap }},
+		{0, func(start, lastMap sim.Ms) sim.Ms { return start + ((lastMap-start)/1000+1)*1000 }},
+		{700, func(start, lastMap sim.Ms) sim.Ms { return start + ((lastMap-start)/700+1)*700 }},
+	} {
+		s := run(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(8, 1000)}},
+			Jobs:  []sim.JobSpec{{Name: "mr", Stages: []sim.StageSpec{maps, red}}},
+			Model: sim.Model{HeartbeatMs: 1, ShuffleEventPollMs: c.pollMs}})
+		r := s.Tasks[2]
+		// Released at 10 s (half the maps done), shuffles 2.5 s of its 5 s,
+		// then waits for the last map at 30 s, fetches the rest once it
+		// knows (2.5 s), reduces 5 s.
+		if r.FirstStartMs < 10000 || r.FirstStartMs > 10002 {
+			t.Fatalf("poll %d ms: reducer started at %d ms, want ~10000", c.pollMs, r.FirstStartMs)
+		}
+		want := float64(c.learn(r.FirstStartMs, s.Tasks[1].FinishMs))/1000 + 7.5
+		if got := float64(r.FinishMs) / 1000; math.Abs(got-want) > 0.002 {
+			t.Fatalf("poll %d ms: reducer finished at %v s, want %v (last map at %d ms)", c.pollMs, got, want, s.Tasks[1].FinishMs)
+		}
 	}
 }

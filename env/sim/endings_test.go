@@ -32,7 +32,8 @@ func TestSettleAfterJobEnd(t *testing.T) {
 
 // TestUngatedReducerProgressesFromNow: a reducer idling in shuffle for the
 // maps is released when the last map ends on another node; it progresses
-// from that moment, not from its own node's last heartbeat.
+// from that moment, not from its own node's last heartbeat (polls off: the
+// reducer learns of the map at its end; TestShuffleWaitsForMaps has polls).
 func TestUngatedReducerProgressesFromNow(t *testing.T) {
 	shuffle := &sim.Profile{Name: "r", Absolute: true, Phases: []sim.Phase{
 		{Name: "shuffle", Frac: 0.5, CPU: 0.2, Mem: 10, Shuffle: true},
@@ -44,7 +45,7 @@ func TestUngatedReducerProgressesFromNow(t *testing.T) {
 	// One vCore per node: the reducer (asked for first) and the map land on
 	// different nodes, whose heartbeats are half a second apart.
 	s := run(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "n0", Cap: res(1, 1000)}, {Name: "n1", Cap: res(1, 1000)}},
-		Jobs: []sim.JobSpec{j}, Model: sim.Model{HeartbeatMs: 1000}})
+		Jobs: []sim.JobSpec{j}, Model: sim.Model{HeartbeatMs: 1000, ShuffleEventPollMs: -1}})
 	m, r := s.Jobs[0].Stages[0].Tasks[0], s.Jobs[0].Stages[1].Tasks[0]
 	if recs := s.TaskRecords(); len(recs) != 2 || recs[0].Node == recs[1].Node {
 		t.Fatalf("records %+v: the test needs the map and the reducer on different nodes", recs)

@@ -157,6 +157,9 @@ func checkJobTasks(s *Sim, j *Job) error {
 				if t.Node == nil {
 					return fmt.Errorf("t=%d %s: %v without a node", s.now, t, t.State)
 				}
+				if err := checkPoll(s, t); err != nil {
+					return err
+				}
 			}
 		}
 		if m := st.Spec.MaxRunning; m > 0 && st.Running > m {
@@ -181,4 +184,24 @@ func checkJobTasks(s *Sim, j *Job) error {
 
 func near(a, b float64) bool {
 	return math.Abs(a-b) <= 1e-6*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+// checkPoll: a reducer in a container knows of no more finished maps than
+// have finished, and one that does not know of them all has a poll due, no
+// later than its node's next event (Model.ShuffleEventPollMs).
+func checkPoll(s *Sim, t *Task) error {
+	if t.Stage.Index == 0 || s.model.ShuffleEventPollMs < 0 {
+		return nil
+	}
+	done := int32(t.Job.Stages[t.Stage.Index-1].Done)
+	n := t.Node
+	switch {
+	case t.known > done:
+		return fmt.Errorf("t=%d %s: knows of %d finished maps, %d have finished", s.now, t, t.known, done)
+	case t.known < done && t.pollAt < s.now:
+		return fmt.Errorf("t=%d %s: knows of %d of %d finished maps, and no poll is due (poll at %d)", s.now, t, t.known, done, t.pollAt)
+	case t.known < done && (n.pollAt < 0 || n.pollAt > t.pollAt || n.boundaryAt < 0 || n.boundaryAt > n.pollAt):
+		return fmt.Errorf("t=%d %s: poll at %d, but node %d's next poll is %d and its next event %d", s.now, t, t.pollAt, n.ID, n.pollAt, n.boundaryAt)
+	}
+	return nil
 }

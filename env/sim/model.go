@@ -72,6 +72,7 @@ type Node struct {
 	asleep      bool // in the idle set: its heartbeats are not queued
 
 	boundaryAt Ms // time of the pending boundary event, -1 if none
+	pollAt     Ms // earliest poll due of a reducer here (Task.pollAt), -1 if none
 	// Demand is the sum of the containers' actual usage.
 	Demand     Usage
 	cpuUsedEff float64    // min(Demand.CPU, cap): CPU actually consumed
@@ -175,6 +176,11 @@ type Stage struct {
 	head   int
 	byNode map[int32][]*Task // maps waiting, by node holding a replica of their block
 	byRack map[int][]*Task
+	// awaiting are the stage's tasks in a container that know of every map
+	// finished so far (their last poll saw them all): the next map's end
+	// schedules their next poll (Model.ShuffleEventPollMs). Entries whose
+	// task has left its container or already has a poll due are skipped.
+	awaiting []*Task
 }
 
 // Task is one container's work at run time.
@@ -225,6 +231,11 @@ type Task struct {
 	prof         *Profile // the task's usage profile: its stage's, or its own (StageSpec.Profiles)
 	// reservedOn is the node reserved for this task, if any.
 	reservedOn *Node
+	// known is how many tasks of the previous stage the task knows have
+	// finished (its last poll, Model.ShuffleEventPollMs); pollAt its next
+	// poll, -1 if none is due.
+	known  int32
+	pollAt Ms
 }
 
 // Profile returns the task's usage profile: its stage's, or its own when the

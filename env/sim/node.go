@@ -190,9 +190,13 @@ func (s *Sim) recompute(n *Node) {
 	// slot needs a new one; else a second pass recomputes them (and the
 	// times) from the gates kept here (shuffleGate: nothing they depend on
 	// changes in between).
+	if n.pollAt >= 0 && n.pollAt <= s.now {
+		s.applyPolls(n)
+	}
+	instant := s.model.ShuffleEventPollMs < 0
 	gates := s.gateBuf[:0]
 	lastPrev := int32(-1)
-	lastFrac := 0.0
+	lastFrac, lastLen := 0.0, 0.0
 	next := math.Inf(1)
 	again := false
 	for i := range slots {
@@ -206,10 +210,14 @@ func (s *Sim) recompute(n *Node) {
 			if sl.prev >= 0 {
 				if sl.prev != lastPrev {
 					p := s.stages[sl.prev]
-					lastPrev, lastFrac = sl.prev, float64(p.Done)/float64(len(p.Tasks))
+					lastPrev, lastFrac, lastLen = sl.prev, float64(p.Done)/float64(len(p.Tasks)), float64(len(p.Tasks))
 				}
-				if lastFrac < 1 {
-					g = sl.total*lastFrac - (sl.total - sl.left)
+				frac := lastFrac
+				if !instant {
+					frac = float64(n.Containers[i].known) / lastLen
+				}
+				if frac < 1 {
+					g = sl.total*frac - (sl.total - sl.left)
 				}
 			}
 			if gated := g <= epsWork; gated != (sl.flags&slotGated != 0) {
@@ -275,6 +283,9 @@ func (s *Sim) recompute(n *Node) {
 		if at <= s.now {
 			at = s.now + 1
 		}
+	}
+	if n.pollAt >= 0 && (at < 0 || n.pollAt < at) {
+		at = n.pollAt // a reducer here learns of finished maps
 	}
 	if at == n.boundaryAt {
 		return // the pending boundary event is still right
@@ -409,6 +420,9 @@ func (s *Sim) shuffleGate(t *Task, left float64) float64 {
 	}
 	prev := t.Job.Stages[st.Index-1]
 	frac := float64(prev.Done) / float64(len(prev.Tasks))
+	if s.model.ShuffleEventPollMs >= 0 {
+		frac = float64(t.known) / float64(len(prev.Tasks))
+	}
 	if frac >= 1 {
 		return left
 	}

@@ -69,6 +69,11 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		left = t.work(0)
 	}
 	t.setGated(false)
+	if st := t.Stage; st != nil && st.Index > 0 {
+		// The reducer's first poll is at its start (EventFetcher).
+		t.known, t.pollAt = int32(t.Job.Stages[st.Index-1].Done), -1
+		st.awaiting = append(st.awaiting, t)
+	}
 	t.shrunk = 0
 	t.swapped, t.swapIn, t.stall = 0, 0, 0
 	if alloc.VCores < t.Req.VCores {
@@ -216,11 +221,52 @@ func (s *Sim) complete(t *Task) {
 	}
 	// Later stages may now pass slow-start; gated reducers may fetch more.
 	s.releaseReady(j)
-	if st.Index+1 < len(j.Stages) && j.Stages[st.Index+1].gated > 0 {
-		for _, r := range j.Stages[st.Index+1].Tasks {
-			if r.gated && r.Node != nil {
-				s.markDirty(r.Node)
+	if st.Index+1 < len(j.Stages) {
+		s.mapEnded(j.Stages[st.Index+1])
+	}
+}
+
+// mapEnded tells the next stage's reducers that a task of the stage before
+// has finished: each learns of it at its next poll (Model.ShuffleEventPollMs,
+// on its own one-second grid from its start), or at once if polls are off.
+func (s *Sim) mapEnded(next *Stage) {
+	poll := s.model.ShuffleEventPollMs
+	if poll < 0 {
+		if next.gated > 0 {
+			for _, r := range next.Tasks {
+				if r.gated && r.Node != nil {
+					s.markDirty(r.Node)
+				}
 			}
+		}
+		return
+	}
+	for _, r := range next.awaiting {
+		n := r.Node
+		if n == nil || r.pollAt >= 0 || (r.State != TaskRunning && r.State != TaskSuspended) {
+			continue
+		}
+		r.pollAt = r.StartMs + ((s.now-r.StartMs)/poll+1)*poll
+		if n.pollAt < 0 || r.pollAt < n.pollAt {
+			n.pollAt = r.pollAt
+			s.markDirty(n)
+		}
+	}
+	next.awaiting = next.awaiting[:0]
+}
+
+// applyPolls brings the reducers on n whose poll is due up to date with
+// their job's finished maps, and sets n.pollAt to the next one due.
+func (s *Sim) applyPolls(n *Node) {
+	n.pollAt = -1
+	for _, t := range n.Containers {
+		switch {
+		case t.pollAt < 0:
+		case t.pollAt <= s.now:
+			t.known, t.pollAt = int32(t.Job.Stages[t.Stage.Index-1].Done), -1
+			t.Stage.awaiting = append(t.Stage.awaiting, t)
+		case n.pollAt < 0 || t.pollAt < n.pollAt:
+			n.pollAt = t.pollAt
 		}
 	}
 }

@@ -59,6 +59,16 @@ type Model struct {
 	// every AMTickMs.
 	ReducePreemptMs Ms
 	AMTickMs        Ms
+	// ShuffleEventPollMs: a reducer learns which maps of its job have
+	// finished only when it asks its ApplicationMaster, at its start and
+	// then every ShuffleEventPollMs while maps keep finishing, and its
+	// shuffle cannot pass the share it knows of. Hadoop's reducers do so in
+	// a fetcher thread that sleeps a second between calls
+	// (org.apache.hadoop.mapreduce.task.reduce.EventFetcher: SLEEP_TIME
+	// 1000 ms between getMapCompletionEvents calls). Zero takes the default
+	// (1 s); a negative value makes every map's end known at once (the
+	// model before this field), which costs an event per reducer per map.
+	ShuffleEventPollMs Ms
 }
 
 // DefaultDiskThrashExponent is Model.DiskThrashExponent's default, a figure
@@ -92,6 +102,7 @@ var DefaultModel = Model{
 	ReduceRampupLimit:  0.5,
 	ReducePreemptMs:    300 * MsPerS,
 	AMTickMs:           10 * MsPerS,
+	ShuffleEventPollMs: MsPerS,
 }
 
 func (m Model) withDefaults() Model {
@@ -137,6 +148,9 @@ func (m Model) withDefaults() Model {
 	}
 	if m.AMTickMs > 0 {
 		d.AMTickMs = m.AMTickMs
+	}
+	if m.ShuffleEventPollMs != 0 {
+		d.ShuffleEventPollMs = max(m.ShuffleEventPollMs, -1)
 	}
 	return d
 }
@@ -266,7 +280,7 @@ func newSim(cfg Config, build bool) (*Sim, error) {
 		if ns.ReduceSlots < 0 {
 			return nil, fmt.Errorf("node %d (%s): negative reduce slots", i, ns.Name)
 		}
-		s.Nodes = append(s.Nodes, &Node{ID: int32(i), Spec: ns, boundaryAt: -1, lastReduce: -1,
+		s.Nodes = append(s.Nodes, &Node{ID: int32(i), Spec: ns, boundaryAt: -1, pollAt: -1, lastReduce: -1,
 			cores: ns.Cores, diskMBps: ns.DiskMBps, memCap: float64(ns.Cap.MemMB), speed: ns.Speed})
 	}
 	s.rackNodes = make([][]int32, s.racks)
@@ -461,7 +475,7 @@ var taskLabel = HashString("task")
 
 func (s *Sim) newTask(t *Task, j *Job, st *Stage, idx int, kind TaskKind, req Res, dur Ms, prof *Profile) *Task {
 	*t = Task{ID: int32(len(s.Tasks)), Job: j, Stage: st, Index: idx, Kind: kind, Req: req, DurMs: dur,
-		phases: prof.Phases, prof: prof, StartMs: -1, FirstStartMs: -1, FinishMs: -1, pos: -1}
+		phases: prof.Phases, prof: prof, StartMs: -1, FirstStartMs: -1, FinishMs: -1, pos: -1, pollAt: -1}
 	t.rngSeed = DeriveSeed(s.cfg.Seed, taskLabel, uint64(t.ID))
 	t.abs = kind != KindAM && prof.Absolute
 	t.jit = prof.Jitter

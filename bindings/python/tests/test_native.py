@@ -134,9 +134,15 @@ def test_header_is_the_cdef():
 
 
 def test_ctrl_c_still_reaches_python_after_go_loads():
+    # Python installs its SIGINT handler only when SIGINT starts at SIG_DFL; a
+    # parent that ignores SIGINT (`make test &` from a script: background jobs
+    # without job control get SIG_IGN, and exec keeps it) would leave the
+    # child ignoring it. Install it explicitly, as an interactive Python has
+    # it, before Go loads: the test still catches Go replacing or blocking it.
     r = run_py(
         """
         import os, signal, time, yarngym
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         env = yarngym.ClusterEnv("quick"); env.reset(seed=1)
         try:
             os.kill(os.getpid(), signal.SIGINT)
