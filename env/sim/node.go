@@ -188,8 +188,8 @@ func (s *Sim) recompute(n *Node) {
 	// must see; and, with the rates as they are, the time to each phase end
 	// or shuffle gate. The rates hold if the shares come out unchanged and no
 	// slot needs a new one; else a second pass recomputes them (and the
-	// times) from the gates kept here (shuffleGate: nothing they depend on
-	// changes in between).
+	// times) from the gates kept here (nothing they depend on changes in
+	// between).
 	if n.pollAt >= 0 && n.pollAt <= s.now {
 		s.applyPolls(n)
 	}
@@ -408,25 +408,4 @@ func (sl *slot) refresh(t *Task) {
 	if t.stall != 0 {
 		sl.flags |= slotStall
 	}
-}
-
-// shuffleGate is how much shuffle work t may still do before it has fetched
-// every finished map's output: the shuffle cannot pass the fraction of the
-// previous stage that has finished.
-func (s *Sim) shuffleGate(t *Task, left float64) float64 {
-	st := t.Stage
-	if st.Index == 0 {
-		return left
-	}
-	prev := t.Job.Stages[st.Index-1]
-	frac := float64(prev.Done) / float64(len(prev.Tasks))
-	if s.model.ShuffleEventPollMs >= 0 {
-		frac = float64(t.known) / float64(len(prev.Tasks))
-	}
-	if frac >= 1 {
-		return left
-	}
-	total := t.work(t.phase)
-	done := total - left
-	return total*frac - done
 }

@@ -70,9 +70,7 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	}
 	t.setGated(false)
 	if st := t.Stage; st != nil && st.Index > 0 {
-		// The reducer's first poll is at its start (EventFetcher).
-		t.known, t.pollAt = int32(t.Job.Stages[st.Index-1].Done), -1
-		st.awaiting = append(st.awaiting, t)
+		s.learnMaps(t) // the reducer's first poll is at its start (EventFetcher)
 	}
 	t.shrunk = 0
 	t.swapped, t.swapIn, t.stall = 0, 0, 0
@@ -255,6 +253,17 @@ func (s *Sim) mapEnded(next *Stage) {
 	next.awaiting = next.awaiting[:0]
 }
 
+// learnMaps is t's poll: it now knows of every finished task of the stage
+// before its own. While that stage has tasks left to finish, t waits in its
+// stage's awaiting list for the next one's end to schedule its next poll.
+func (s *Sim) learnMaps(t *Task) {
+	prev := t.Job.Stages[t.Stage.Index-1]
+	t.known, t.pollAt = int32(prev.Done), -1
+	if s.model.ShuffleEventPollMs >= 0 && prev.Done < len(prev.Tasks) {
+		t.Stage.awaiting = append(t.Stage.awaiting, t)
+	}
+}
+
 // applyPolls brings the reducers on n whose poll is due up to date with
 // their job's finished maps, and sets n.pollAt to the next one due.
 func (s *Sim) applyPolls(n *Node) {
@@ -263,8 +272,7 @@ func (s *Sim) applyPolls(n *Node) {
 		switch {
 		case t.pollAt < 0:
 		case t.pollAt <= s.now:
-			t.known, t.pollAt = int32(t.Job.Stages[t.Stage.Index-1].Done), -1
-			t.Stage.awaiting = append(t.Stage.awaiting, t)
+			s.learnMaps(t)
 		case n.pollAt < 0 || t.pollAt < n.pollAt:
 			n.pollAt = t.pollAt
 		}

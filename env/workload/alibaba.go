@@ -94,17 +94,7 @@ type alibabaJob struct {
 // integer of at least 1 and memory at most 1 (a whole machine). Jobs are
 // returned by submission time, ties in the order they first appear.
 func LoadAlibaba(r io.Reader, name string, o *AlibabaOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
-	if o == nil {
-		o = AlibabaDefaults()
-	}
-	if rng == nil {
-		return nil, errors.New("alibaba: nil random generator")
-	}
-	jobs, err := parseAlibaba(r, name, o)
-	if err != nil {
-		return nil, err
-	}
-	return buildAlibaba(o, jobs, rng)
+	return loadTraceFrom("alibaba", r, name, o, AlibabaDefaults, parseAlibaba, buildAlibaba, rng)
 }
 
 // parseAlibaba validates o and reads the trace's jobs, sorted by submission
@@ -290,15 +280,5 @@ func buildAlibaba(o *AlibabaOptions, jobs []*alibabaJob, rng *sim.Rand) ([]sim.J
 
 func init() {
 	registerTrace("alibaba", "Alibaba 2017 batch trace (CloudSimPy jobs.csv, ../shared/traces/alibaba2017/): path required; one stage per task, chained one after another (assumed)",
-		AlibabaDefaults, func(o *AlibabaOptions) ([]*alibabaJob, error) {
-			if err := o.validate(); err != nil {
-				return nil, err
-			}
-			f, err := openTrace(o.Path)
-			if err != nil {
-				return nil, err
-			}
-			defer f.Close()
-			return parseAlibaba(f, o.Path, o)
-		}, buildAlibaba)
+		AlibabaDefaults, parseAlibaba, buildAlibaba)
 }

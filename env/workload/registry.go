@@ -48,21 +48,6 @@ func register[O any](name, doc string, defaults func() *O, gen func(*O, *sim.Ran
 		}})
 }
 
-// registerTrace adds a trace loader: parse reads the file named by the
-// options once into P; build draws one seed's jobs from P.
-func registerTrace[O, P any](name, doc string, defaults func() *O, parse func(*O) (P, error), build func(*O, P, *sim.Rand) ([]sim.JobSpec, error)) {
-	add(Generator{Name: name, Doc: doc,
-		Options: func() any { return defaults() },
-		Compile: func(o any) (Source, error) {
-			opts := o.(*O)
-			p, err := parse(opts)
-			if err != nil {
-				return nil, err
-			}
-			return func(r *sim.Rand) ([]sim.JobSpec, error) { return build(opts, p, r) }, nil
-		}})
-}
-
 func add(g Generator) {
 	if _, dup := generators[g.Name]; dup {
 		panic("workload: generator " + g.Name + " registered twice")

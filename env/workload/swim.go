@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -220,17 +219,7 @@ func ceilDiv(a, b int64) int64 {
 // number a non-negative integer. Empty lines are skipped. Jobs are returned
 // by submission time (ties in file order).
 func LoadSWIM(r io.Reader, name string, o *SWIMOptions, rng *sim.Rand) ([]sim.JobSpec, error) {
-	if o == nil {
-		o = SWIMDefaults()
-	}
-	if rng == nil {
-		return nil, errors.New("swim: nil random generator")
-	}
-	recs, err := parseSWIM(r, name, o)
-	if err != nil {
-		return nil, err
-	}
-	return buildSWIM(o, recs, rng)
+	return loadTraceFrom("swim", r, name, o, SWIMDefaults, parseSWIM, buildSWIM, rng)
 }
 
 // parseSWIM validates o and reads the trace's records, with each job's task
@@ -402,29 +391,7 @@ func buildSWIM(o *SWIMOptions, recs []swimRecord, rng *sim.Rand) ([]sim.JobSpec,
 	return jobs, nil
 }
 
-// openTrace opens a loader's path option.
-func openTrace(path string) (*os.File, error) {
-	if path == "" {
-		return nil, errors.New("path: required (the trace file to load)")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("path: %w", err)
-	}
-	return f, nil
-}
-
 func init() {
 	registerTrace("swim", "SWIM MapReduce trace (e.g. Facebook 2009, ../shared/traces/swim/): path required; maps from input bytes / block_mb, reduces from shuffle bytes / reduce_mb_per_task, durations modelled (assumed)",
-		SWIMDefaults, func(o *SWIMOptions) ([]swimRecord, error) {
-			if err := o.validate(); err != nil {
-				return nil, err
-			}
-			f, err := openTrace(o.Path)
-			if err != nil {
-				return nil, err
-			}
-			defer f.Close()
-			return parseSWIM(f, o.Path, o)
-		}, buildSWIM)
+		SWIMDefaults, parseSWIM, buildSWIM)
 }

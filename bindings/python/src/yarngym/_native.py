@@ -260,6 +260,16 @@ def _free(handle: int) -> None:
     lib.yg_batch_free(handle)
 
 
+def _sets_list(sets: Any) -> list[str]:
+    """Scenario overrides as the C ABI takes them: {key: value}, one
+    "KEY=VALUE" string or a sequence of them, as a list of strings."""
+    if isinstance(sets, Mapping):
+        sets = [f"{k}={v}" for k, v in sets.items()]
+    elif isinstance(sets, str):
+        sets = [sets]
+    return [str(s) for s in sets]
+
+
 def env_config(
     scenario: str,
     *,
@@ -279,11 +289,7 @@ def env_config(
         raise ValueError(f"scenario: {scenario!r}, want a built-in scenario name or a .toml path")
     cfg: dict[str, Any] = {"scenario": os.fspath(scenario)}
     if sets:
-        if isinstance(sets, Mapping):
-            sets = [f"{k}={v}" for k, v in sets.items()]
-        elif isinstance(sets, str):
-            sets = [sets]
-        cfg["sets"] = [str(s) for s in sets]
+        cfg["sets"] = _sets_list(sets)
     if policy:
         cfg["policy"] = str(policy)
     if controlled:

@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ._native import _check, load
+from ._native import _check, _sets_list, load
 
 __all__ = ["Run", "run"]
 
@@ -140,11 +140,7 @@ def run(
     if policy:
         cfg["policy"] = str(policy)
     if sets:
-        if isinstance(sets, Mapping):
-            sets = [f"{k}={v}" for k, v in sets.items()]
-        elif isinstance(sets, str):
-            sets = [sets]
-        cfg["sets"] = [str(x) for x in sets]
+        cfg["sets"] = _sets_list(sets)
     if seed is not None:
         cfg["seed"] = int(seed)
     if controller:

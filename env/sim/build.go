@@ -1,0 +1,226 @@
+package sim
+
+import "fmt"
+
+// Building a run: its jobs and their tasks (validated, allocated a job at a
+// time) and the HDFS placement of the maps' input blocks.
+
+func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
+	j := &Job{ID: int32(len(s.Jobs)), Spec: spec, StartMs: -1, FinishMs: -1, active: -1}
+	if spec.SubmitMs < 0 {
+		return fmt.Errorf("job %q: negative submit time", spec.Name)
+	}
+	if len(spec.Stages) == 0 {
+		return fmt.Errorf("job %q has no stages", spec.Name)
+	}
+	// The job's tasks are allocated together (see Task).
+	n := 0
+	for si := range spec.Stages {
+		n += len(spec.Stages[si].DurationsMs)
+	}
+	if !spec.AM.IsZero() {
+		n++
+	}
+	var chunk []Task
+	if build {
+		chunk = make([]Task, n)
+	}
+	if !spec.AM.IsZero() {
+		if !spec.AM.Fits(maxCap) {
+			return fmt.Errorf("job %q: AM request %v is larger than any node", spec.Name, spec.AM)
+		}
+		if build {
+			j.AM = s.newTask(&chunk[0], j, nil, 0, KindAM, spec.AM, 0, AMProfile)
+			chunk = chunk[1:]
+		}
+	}
+	for si := range spec.Stages {
+		ss := &spec.Stages[si]
+		if ss.Req.VCores < 0 || ss.Req.MemMB < 0 || ((ss.Req.VCores == 0 || ss.Req.MemMB == 0) && !s.slotOnlyOK(ss.Kind)) {
+			return fmt.Errorf("job %q stage %q: request %v must be positive (zero only for reducers on typed-slot nodes)", spec.Name, ss.Name, ss.Req)
+		}
+		if !ss.Req.Fits(maxCap) {
+			return fmt.Errorf("job %q stage %q: request %v is larger than any node", spec.Name, ss.Name, ss.Req)
+		}
+		if len(ss.DurationsMs) == 0 {
+			return fmt.Errorf("job %q stage %q has no tasks", spec.Name, ss.Name)
+		}
+		if ss.Profile == nil {
+			return fmt.Errorf("job %q stage %q has no usage profile", spec.Name, ss.Name)
+		}
+		if err := ss.Profile.Validate(); err != nil {
+			return fmt.Errorf("job %q stage %q: %w", spec.Name, ss.Name, err)
+		}
+		if ss.MaxRunning < 0 {
+			return fmt.Errorf("job %q stage %q: max running %d is negative", spec.Name, ss.Name, ss.MaxRunning)
+		}
+		if ss.SlowStart < 0 || ss.SlowStart > 1 {
+			return fmt.Errorf("job %q stage %q: slow-start %v outside [0, 1]", spec.Name, ss.Name, ss.SlowStart)
+		}
+		if ss.Profiles != nil && len(ss.Profiles) != len(ss.DurationsMs) {
+			return fmt.Errorf("job %q stage %q: %d per-task profiles for %d tasks", spec.Name, ss.Name, len(ss.Profiles), len(ss.DurationsMs))
+		}
+		if ss.Hosts != nil && len(ss.Hosts) != len(ss.DurationsMs) {
+			return fmt.Errorf("job %q stage %q: %d host hints for %d tasks", spec.Name, ss.Name, len(ss.Hosts), len(ss.DurationsMs))
+		}
+		for ti, p := range ss.Profiles {
+			if p == nil {
+				continue
+			}
+			if err := p.Validate(); err != nil {
+				return fmt.Errorf("job %q stage %q task %d: %w", spec.Name, ss.Name, ti, err)
+			}
+		}
+		if !build {
+			for ti, d := range ss.DurationsMs {
+				if d < 0 {
+					return fmt.Errorf("job %q stage %q task %d: negative duration", spec.Name, ss.Name, ti)
+				}
+			}
+			continue
+		}
+		st := &Stage{Index: si, Spec: ss, Tasks: make([]*Task, 0, len(ss.DurationsMs)), id: int32(len(s.stages))}
+		s.stages = append(s.stages, st)
+		st.phases = ss.Profile.Phases
+		replicas := ss.BlockReplicas
+		if replicas <= 0 {
+			replicas = s.model.Replicas
+		}
+		for ti, d := range ss.DurationsMs {
+			if d < 0 {
+				return fmt.Errorf("job %q stage %q task %d: negative duration", spec.Name, ss.Name, ti)
+			}
+			prof := ss.Profile
+			if ss.Profiles != nil && ss.Profiles[ti] != nil {
+				prof = ss.Profiles[ti]
+			}
+			t := s.newTask(&chunk[0], j, st, ti, ss.Kind, ss.Req, d, prof)
+			chunk = chunk[1:]
+			if ss.Kind == KindMap {
+				if ss.Hosts != nil && ss.Hosts[ti] >= 0 {
+					t.Replicas = []int32{ss.Hosts[ti] % int32(len(s.Nodes))}
+				} else {
+					t.Replicas = s.placeBlock(replicas)
+				}
+			}
+			st.Tasks = append(st.Tasks, t)
+			j.tasksLeft++
+		}
+		j.Stages = append(j.Stages, st)
+	}
+	if build {
+		s.Jobs = append(s.Jobs, j)
+	}
+	return nil
+}
+
+// taskLabel derives each task's usage-noise seed (DeriveSeed).
+var taskLabel = HashString("task")
+
+func (s *Sim) newTask(t *Task, j *Job, st *Stage, idx int, kind TaskKind, req Res, dur Ms, prof *Profile) *Task {
+	*t = Task{ID: int32(len(s.Tasks)), Job: j, Stage: st, Index: idx, Kind: kind, Req: req, DurMs: dur,
+		phases: prof.Phases, prof: prof, StartMs: -1, FirstStartMs: -1, FinishMs: -1, pos: -1, pollAt: -1}
+	t.rngSeed = DeriveSeed(s.cfg.Seed, taskLabel, uint64(t.ID))
+	t.abs = kind != KindAM && prof.Absolute
+	t.jit = prof.Jitter
+	s.Tasks = append(s.Tasks, t)
+	return t
+}
+
+// placeBlock places an HDFS-like block: the first replica on a random node,
+// the second on a node of another rack, the rest on the second one's rack
+// (HDFS's default placement policy).
+func (s *Sim) placeBlock(replicas int) []int32 {
+	n := len(s.Nodes)
+	if replicas > n {
+		replicas = n
+	}
+	// Blocks are placed once and never change: carve them from a shared
+	// buffer rather than allocating each.
+	if cap(s.replicaBuf)-len(s.replicaBuf) < replicas {
+		s.replicaBuf = make([]int32, 0, max(4096, replicas))
+	}
+	out := s.replicaBuf[len(s.replicaBuf) : len(s.replicaBuf) : len(s.replicaBuf)+replicas]
+	s.replicaBuf = s.replicaBuf[:len(s.replicaBuf)+replicas]
+	has := func(id int32) bool {
+		for _, x := range out {
+			if x == id {
+				return true
+			}
+		}
+		return false
+	}
+	first := int32(s.rng.IntN(n))
+	out = append(out, first)
+	for len(out) < replicas {
+		var want func(int32) bool
+		switch {
+		case len(out) == 1 && s.racks > 1:
+			r := s.rackOf[first]
+			want = func(x int32) bool { return s.rackOf[x] != r }
+		case len(out) >= 2:
+			r := s.rackOf[out[1]]
+			if members := s.rackNodes[r]; n > directRackDraw*len(members) {
+				// Drawing nodes of the whole cluster until one is on rack
+				// r would take n/len(members) draws: draw among its
+				// members instead (the same uniform choice).
+				out = append(out, s.drawOnRack(members, r, out, has))
+				continue
+			}
+			want = func(x int32) bool { return s.rackOf[x] == r }
+		default:
+			want = func(int32) bool { return true }
+		}
+		picked := int32(-1)
+		for try := 0; try < 4*n && picked < 0; try++ {
+			c := int32(s.rng.IntN(n))
+			if !has(c) && want(c) {
+				picked = c
+			}
+		}
+		if picked < 0 { // no node fits the rack rule: take any other node
+			for try := 0; picked < 0; try++ {
+				c := int32(s.rng.IntN(n))
+				if !has(c) {
+					picked = c
+				}
+			}
+		}
+		out = append(out, picked)
+	}
+	return out
+}
+
+// directRackDraw: placeBlock draws a replica on a given rack among the
+// rack's nodes when the cluster has more than this many times as many nodes
+// (a large cluster of small racks); below, it draws from the whole cluster
+// until a node of the rack comes up, as it always has (the same results as
+// before for every cluster of up to 64 racks' worth of nodes).
+const directRackDraw = 64
+
+// drawOnRack picks a node of members (rack r) not yet holding a replica
+// (out), uniformly, or if every one does, any node that does not.
+func (s *Sim) drawOnRack(members []int32, r int32, out []int32, has func(int32) bool) int32 {
+	free := len(members)
+	for _, x := range out {
+		if s.rackOf[x] == r {
+			free--
+		}
+	}
+	if free > 0 {
+		k := s.rng.IntN(free)
+		for _, m := range members {
+			if !has(m) {
+				if k == 0 {
+					return m
+				}
+				k--
+			}
+		}
+	}
+	for {
+		if c := int32(s.rng.IntN(len(s.Nodes))); !has(c) {
+			return c
+		}
+	}
+}
