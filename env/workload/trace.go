@@ -10,16 +10,12 @@ import (
 )
 
 // traceOptions are a trace loader's options (swim, alibaba, rumen): they
-// check themselves and name the file to read.
+// check themselves and name the file to read (PathPtr, paths.go).
 type traceOptions[O any] interface {
 	*O
 	validate() error
-	tracePath() string
+	PathPtr() *string
 }
-
-func (o *SWIMOptions) tracePath() string    { return o.Path }
-func (o *AlibabaOptions) tracePath() string { return o.Path }
-func (o *RumenOptions) tracePath() string   { return o.Path }
 
 // registerTrace adds a trace loader: parse reads the file named by the
 // options once into P (readTrace); build draws one seed's jobs from P.
@@ -45,7 +41,7 @@ func readTrace[O any, PO traceOptions[O], P any](o *O, parse func(io.Reader, str
 	if err := PO(o).validate(); err != nil {
 		return zero, err
 	}
-	path := PO(o).tracePath()
+	path := *PO(o).PathPtr()
 	f, err := openTrace(path)
 	if err != nil {
 		return zero, err
