@@ -33,6 +33,14 @@ const (
 // Concurrent = 1), each on every train seed at once through env.Batch, so
 // the run does not depend on the worker count. It stops after o.Budget
 // evaluations and keeps the best candidate scored.
+//
+// In one dimension the covariance is moot: CMA-ES is a weighted
+// recombination evolution strategy with cumulative step-size adaptation
+// (Hansen, pycma issue #86, which refuses d = 1 for that reason). With a
+// third of an 81-point grid (27 evaluations, about 7 generations of 4) it
+// does not reliably find a narrow optimum that the grid lands on (the
+// one-parameter tasks AutoAdmin66-Fair-v0 and RAS-v0; README, "Learners",
+// has CMA-ES over 10 seeds against the grid).
 func CMAES(t task.Task, o Options) (*Result, error) {
 	obj, err := NewObjective(t, o.TrainSeeds, o.Workers)
 	if err != nil {

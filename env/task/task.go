@@ -11,7 +11,8 @@
 // so no action earns a good return by stalling it. Baselines (baselines.go)
 // evaluates, paired on the test seeds, the paper default, random actions
 // and the best static action of a grid; a task whose grid does not respond
-// beyond seed noise is not registered.
+// beyond seed noise is not registered, except as a control task
+// (Task.Control), a negative control for learners.
 //
 // A task lives in the file of its paper (opera.go, dress.go, ...) and is
 // added by one line in registry.go.
@@ -75,6 +76,11 @@ type Task struct {
 	// best-static baseline (evenly spaced over the action range, integer
 	// parameters rounded).
 	Grid []int `json:"grid"`
+	// Control marks a control task: one whose return is measured not to
+	// respond to the action beyond seed noise (its saved baselines' spread
+	// is under 3 standard errors; a test keeps it so). It is registered as a
+	// negative control for learners: a gain reported on it is noise.
+	Control bool `json:"control,omitempty"`
 }
 
 // GymID is the task's gymnasium id.
