@@ -10,13 +10,11 @@ import (
 
 func index(t *testing.T, names []string, name string) int {
 	t.Helper()
-	for i, n := range names {
-		if n == name {
-			return i
-		}
+	i := slices.Index(names, name)
+	if i < 0 {
+		t.Fatalf("no feature %q in %v", name, names)
 	}
-	t.Fatalf("no feature %q in %v", name, names)
-	return -1
+	return i
 }
 
 // TestObservations checks the space and, every step, that the observation

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -93,13 +94,11 @@ func readCSV(t *testing.T, path string) [][]string {
 
 func col(t *testing.T, header []string, name string) int {
 	t.Helper()
-	for i, h := range header {
-		if h == name {
-			return i
-		}
+	i := slices.Index(header, name)
+	if i < 0 {
+		t.Fatalf("no column %q in %v", name, header)
 	}
-	t.Fatalf("no column %q in %v", name, header)
-	return -1
+	return i
 }
 
 // squeeze collapses the table's alignment spaces to one.

@@ -100,50 +100,37 @@ var DefaultModel = Model{
 
 func (m Model) withDefaults() Model {
 	d := DefaultModel
-	if m.HeartbeatMs > 0 {
-		d.HeartbeatMs = m.HeartbeatMs
-	}
-	if m.UsageSampleMs > 0 {
-		d.UsageSampleMs = m.UsageSampleMs
-	}
-	if m.AMStartupMs > 0 {
-		d.AMStartupMs = m.AMStartupMs
-	}
-	if m.AMStartupMs < 0 {
-		d.AMStartupMs = 0
-	}
-	if m.RackReadFactor > 0 {
-		d.RackReadFactor = m.RackReadFactor
-	}
-	if m.OffRackReadFactor > 0 {
-		d.OffRackReadFactor = m.OffRackReadFactor
-	}
-	if m.SwapExponent > 0 {
-		d.SwapExponent = m.SwapExponent
-	}
-	if m.DiskThrashExponent > 0 {
-		d.DiskThrashExponent = m.DiskThrashExponent
-	}
-	if m.DiskThrashExponent < 0 {
-		d.DiskThrashExponent = 0
-	}
-	if m.Replicas > 0 {
-		d.Replicas = m.Replicas
-	}
-	if m.GatedCPU > 0 {
-		d.GatedCPU = m.GatedCPU
-	}
-	if m.ReduceRampupLimit > 0 {
-		d.ReduceRampupLimit = m.ReduceRampupLimit
-	}
-	if m.ReducePreemptMs > 0 {
-		d.ReducePreemptMs = m.ReducePreemptMs
-	}
-	if m.AMTickMs > 0 {
-		d.AMTickMs = m.AMTickMs
-	}
+	d.HeartbeatMs = positiveOr(m.HeartbeatMs, d.HeartbeatMs)
+	d.UsageSampleMs = positiveOr(m.UsageSampleMs, d.UsageSampleMs)
+	d.RackReadFactor = positiveOr(m.RackReadFactor, d.RackReadFactor)
+	d.OffRackReadFactor = positiveOr(m.OffRackReadFactor, d.OffRackReadFactor)
+	d.SwapExponent = positiveOr(m.SwapExponent, d.SwapExponent)
+	d.Replicas = positiveOr(m.Replicas, d.Replicas)
+	d.GatedCPU = positiveOr(m.GatedCPU, d.GatedCPU)
+	d.ReduceRampupLimit = positiveOr(m.ReduceRampupLimit, d.ReduceRampupLimit)
+	d.ReducePreemptMs = positiveOr(m.ReducePreemptMs, d.ReducePreemptMs)
+	d.AMTickMs = positiveOr(m.AMTickMs, d.AMTickMs)
+	// A negative value asks for 0 where 0 itself means "the default".
+	d.AMStartupMs = negativeZeroOr(m.AMStartupMs, d.AMStartupMs)
+	d.DiskThrashExponent = negativeZeroOr(m.DiskThrashExponent, d.DiskThrashExponent)
 	if m.ShuffleEventPollMs != 0 {
 		d.ShuffleEventPollMs = max(m.ShuffleEventPollMs, -1)
 	}
 	return d
+}
+
+// positiveOr is v if it is positive, else def.
+func positiveOr[T ~int | ~int64 | ~float64](v, def T) T {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// negativeZeroOr is v if it is positive, 0 if it is negative, else def.
+func negativeZeroOr[T ~int64 | ~float64](v, def T) T {
+	if v < 0 {
+		return 0
+	}
+	return positiveOr(v, def)
 }

@@ -28,15 +28,11 @@ func TestNodeQueueMatchesSort(t *testing.T) {
 				q.remove(id)
 				delete(cur, id)
 			case len(cur) > 0:
-				var all []event
-				for _, e := range cur {
-					all = append(all, e)
+				first := earliest(cur)
+				if got := q.pop(); got != first {
+					t.Fatalf("seed %d step %d: popped %+v, want %+v", seed, step, got, first)
 				}
-				sort.Slice(all, func(a, b int) bool { return all[a].before(&all[b]) })
-				if got := q.pop(); got != all[0] {
-					t.Fatalf("seed %d step %d: popped %+v, want %+v", seed, step, got, all[0])
-				}
-				delete(cur, all[0].id)
+				delete(cur, first.id)
 			}
 			if q.len() != len(cur) {
 				t.Fatalf("seed %d step %d: %d queued, want %d", seed, step, q.len(), len(cur))
@@ -78,14 +74,10 @@ func TestBoundaryQueueMatchesSort(t *testing.T) {
 				q.remove(id)
 				delete(cur, id)
 			case len(cur) > 0:
-				var all []event
-				for _, e := range cur {
-					all = append(all, e)
-				}
-				sort.Slice(all, func(a, b int) bool { return all[a].before(&all[b]) })
+				first := earliest(cur)
 				got := q.peek(now)
-				if got == nil || *got != all[0] {
-					t.Fatalf("seed %d step %d: peeked %+v, want %+v", seed, step, got, all[0])
+				if got == nil || *got != first {
+					t.Fatalf("seed %d step %d: peeked %+v, want %+v", seed, step, got, first)
 				}
 				e := *got
 				now = e.at
@@ -103,4 +95,15 @@ func TestBoundaryQueueMatchesSort(t *testing.T) {
 			}
 		}
 	}
+}
+
+// earliest is the naive reference: the first of the events in cur by a
+// full sort.
+func earliest(cur map[int32]event) event {
+	var all []event
+	for _, e := range cur {
+		all = append(all, e)
+	}
+	sort.Slice(all, func(a, b int) bool { return all[a].before(&all[b]) })
+	return all[0]
 }
