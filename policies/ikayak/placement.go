@@ -16,6 +16,15 @@ type Strategy interface {
 	Choose(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.Node
 }
 
+// NowChooser is a Strategy that can answer a narrower question cheaply: for
+// a task holding no reservation, the node Choose would return if the task
+// fits there now, nil if it would not fit there (or Choose returns none).
+// The placer asks it when it only launches where a task fits now (the
+// application's executors behind its head request).
+type NowChooser interface {
+	ChooseNow(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.Node
+}
+
 // amount is how many copies of req fit in r (the scarcer dimension): the
 // scalar the paper's argmax over R_free (and R_free + R_map) ranks by.
 // Assumed: the paper treats a node's resource as a scalar.
@@ -155,6 +164,30 @@ func (r *Reservation) Choose(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.No
 	}
 	if bestCase == CaseNone {
 		return nil
+	}
+	return best
+}
+
+// ChooseNow implements NowChooser: Choose's node for an executor without a
+// reservation when the executor fits there now, else nil. A node in case 1
+// beats every other case, so Choose's node fits now exactly when some usable
+// node is in case 1, and it is then the best of those (the most free
+// resource, the first in node order among equals): neither the map-held
+// resource nor the reducers' waits (Alg. 2) need working out.
+func (r *Reservation) ChooseNow(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.Node {
+	var best *sim.Node
+	bestKey := math.Inf(1)
+	for _, n := range s.Nodes {
+		if !usable(n, t, exclude) {
+			continue
+		}
+		free := n.Free()
+		if !t.Req.Fits(free) {
+			continue
+		}
+		if k := -amount(free, t.Req); best == nil || k < bestKey {
+			best, bestKey = n, k
+		}
 	}
 	return best
 }

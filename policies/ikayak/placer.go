@@ -87,7 +87,15 @@ func (p *Placer) place(s *sim.Sim, t *sim.Task, n, exclude *sim.Node, reserve bo
 	if _, ok := p.requested[t.ID]; !ok {
 		p.requested[t.ID] = s.Now()
 	}
-	best := p.Strategy.Choose(s, t, exclude)
+	var best *sim.Node
+	if nc, ok := p.Strategy.(NowChooser); ok && !reserve && t.ReservedOn() == nil {
+		// Only a node t fits now matters: anything else ends in "not now".
+		if best = nc.ChooseNow(s, t, exclude); best == nil {
+			return false
+		}
+	} else {
+		best = p.Strategy.Choose(s, t, exclude)
+	}
 	switch {
 	case best == nil:
 		return false

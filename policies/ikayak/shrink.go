@@ -65,7 +65,9 @@ func Accept(free, demand sim.Res, p int, mu float64) (int, sim.Res) {
 
 // Assign implements PreStep.
 func (sh *Shrinker) Assign(s *sim.Sim, n *sim.Node, pl *Placer) {
-	if sh.On == 0 || n.Reserved != nil {
+	if free := n.Free(); sh.On == 0 || n.Reserved != nil || free.VCores < 1 || free.MemMB < 1 {
+		// A full node is the common case: do not rank the jobs for it (the
+		// ranking's usage snapshot is taken again by the base loop).
 		return
 	}
 	mu := sh.Mu()
