@@ -96,15 +96,19 @@ type reducerWait struct {
 // within the case (lower is better): -amount(R_free) in case 1,
 // -amount(R_free + R_map) in case 2, Wait^n in seconds in case 3.
 func (r *Reservation) Evaluate(s *sim.Sim, n *sim.Node, t *sim.Task) (Case, float64) {
-	return r.evaluate(s, n, t, true)
+	return r.evaluate(s, n, t, CaseReduce)
 }
 
-// evaluate is Evaluate; with waits false it stops short of Alg. 2 and
-// returns CaseReduce (key +Inf) for a node in case 3 or 4.
-func (r *Reservation) evaluate(s *sim.Sim, n *sim.Node, t *sim.Task, waits bool) (Case, float64) {
+// evaluate is Evaluate worked out no further than case depth: a node in a
+// later case comes back as case depth+1 with key +Inf. Depth CaseFree skips
+// the map-held resource, CaseMap the reducers' waits (Alg. 2).
+func (r *Reservation) evaluate(s *sim.Sim, n *sim.Node, t *sim.Task, depth Case) (Case, float64) {
 	free := n.Free()
 	if t.Req.Fits(free) {
 		return CaseFree, -amount(free, t.Req)
+	}
+	if depth == CaseFree {
+		return CaseMap, math.Inf(1)
 	}
 	var mapR sim.Res
 	for _, c := range n.Containers {
@@ -116,7 +120,7 @@ func (r *Reservation) evaluate(s *sim.Sim, n *sim.Node, t *sim.Task, waits bool)
 	if t.Req.Fits(fm) {
 		return CaseMap, -amount(fm, t.Req)
 	}
-	if !waits {
+	if depth == CaseMap {
 		return CaseReduce, math.Inf(1)
 	}
 	reds := r.reds[:0]
@@ -152,12 +156,14 @@ func (r *Reservation) evaluate(s *sim.Sim, n *sim.Node, t *sim.Task, waits bool)
 // predictor of every reducer) are only worked out when no node is in case 1
 // or 2, since any such node beats every case-3 node.
 func (r *Reservation) Choose(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.Node {
-	best, bestCase := r.choose(s, t, exclude, false)
+	depth := CaseMap
+	best, bestCase := r.choose(s, t, exclude, depth)
 	if bestCase > CaseMap {
-		best, bestCase = r.choose(s, t, exclude, true)
+		depth = CaseReduce
+		best, bestCase = r.choose(s, t, exclude, depth)
 	}
 	if cur := t.ReservedOn(); cur != nil {
-		c, _ := r.evaluate(s, cur, t, bestCase > CaseMap)
+		c, _ := r.evaluate(s, cur, t, depth)
 		if c == CaseFree || bestCase >= c {
 			return cur
 		}
@@ -175,33 +181,22 @@ func (r *Reservation) Choose(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.No
 // resource, the first in node order among equals): neither the map-held
 // resource nor the reducers' waits (Alg. 2) need working out.
 func (r *Reservation) ChooseNow(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.Node {
-	var best *sim.Node
-	bestKey := math.Inf(1)
-	for _, n := range s.Nodes {
-		if !usable(n, t, exclude) {
-			continue
-		}
-		free := n.Free()
-		if !t.Req.Fits(free) {
-			continue
-		}
-		if k := -amount(free, t.Req); best == nil || k < bestKey {
-			best, bestKey = n, k
-		}
+	if best, c := r.choose(s, t, exclude, CaseFree); c == CaseFree {
+		return best
 	}
-	return best
+	return nil
 }
 
 // choose is the usable node with the best (case, key), the first in node
-// order among equals.
-func (r *Reservation) choose(s *sim.Sim, t *sim.Task, exclude *sim.Node, waits bool) (*sim.Node, Case) {
+// order among equals, each node evaluated no further than depth.
+func (r *Reservation) choose(s *sim.Sim, t *sim.Task, exclude *sim.Node, depth Case) (*sim.Node, Case) {
 	var best *sim.Node
 	bestCase, bestKey := CaseNone+1, math.Inf(1)
 	for _, n := range s.Nodes {
 		if !usable(n, t, exclude) {
 			continue
 		}
-		c, k := r.evaluate(s, n, t, waits)
+		c, k := r.evaluate(s, n, t, depth)
 		if c < bestCase || (c == bestCase && k < bestKey) {
 			best, bestCase, bestKey = n, c, k
 		}
