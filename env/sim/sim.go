@@ -32,6 +32,10 @@ type Config struct {
 	// of idle nodes that change nothing (see idle.go): the reference the
 	// shortcut is tested against. Results are the same either way.
 	EveryHeartbeat bool
+	// AlignControl starts every control cycle at exactly one interval
+	// instead of at a random phase (controlPhase): for worked examples whose
+	// timeline assumes cycles at T, 2T, ... from the first submission.
+	AlignControl bool
 }
 
 // Sim is one run of the cluster model.
@@ -179,13 +183,29 @@ func newSim(cfg Config, build bool) (*Sim, error) {
 		if c.ControlIntervalMs() <= 0 {
 			return nil, fmt.Errorf("policy %s: control cycle %d has a non-positive interval", cfg.Policy.Name, i)
 		}
-		s.schedule(c.ControlIntervalMs(), evControl, int32(i))
+		s.schedule(s.controlPhase(i, c.ControlIntervalMs()), evControl, int32(i))
 	}
 	if cfg.TimelineMs > 0 {
 		s.schedule(0, evSample, 0)
 	}
 	s.schedule(s.model.AMTickMs, evAMTick, 0)
 	return s, nil
+}
+
+// controlPhase is control cycle i's first run, uniform in (0, interval]:
+// a controller's clock starts with the ResourceManager (or JobTracker), not
+// with the workload, so its cycles have no fixed phase against the jobs'
+// submission times. Starting every cycle at exactly one interval would lock
+// the two together in every seed (a workload with fixed submission times,
+// such as RAS's Table 1, would then wait a seed-independent T - submit mod T
+// for its first placement, and a tuner of T would fit that resonance). Each
+// cycle draws from its own stream, so the phase shifts no other draw.
+func (s *Sim) controlPhase(i int, intervalMs Ms) Ms {
+	if s.cfg.AlignControl {
+		return intervalMs
+	}
+	r := NewRand(DeriveSeed(s.cfg.Seed, HashString("sim.control"), uint64(i)))
+	return 1 + Ms(r.IntN(int(intervalMs)))
 }
 
 func (s *Sim) parts() []any {

@@ -54,6 +54,7 @@ func poolWatch(t *testing.T, d *dress.Dress) func(*sim.Sim) {
 // With no SD demand delta falls from 10% to 0 (t = 10 s); the SD job's
 // demand, beyond the SD pool, takes LD's 4 spare containers (t = 20 s:
 // delta 0.4); once it is done (50 s) its surplus goes back (delta 0).
+// The timeline assumes cycles at 10, 20, ... s (AlignControl).
 // Reference: DRESS Sec. IV-C, Alg. 3 l. 7-11; Sec. V-A1 (initial delta 10%).
 func TestDeltaFollowsSDDemand(t *testing.T) {
 	p, err := dress.New(base.Spec{})
@@ -64,7 +65,7 @@ func TestDeltaFollowsSDDemand(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := part(t, p)
-	cfg := sim.Config{Policy: p, Seed: 1, Model: sim.Model{HeartbeatMs: 100},
+	cfg := sim.Config{Policy: p, Seed: 1, Model: sim.Model{HeartbeatMs: 100}, AlignControl: true,
 		Nodes: []sim.NodeSpec{{Name: "n", Cap: sim.Res{VCores: 10, MemMB: 10240}}},
 		Jobs:  []sim.JobSpec{genericJob("large", 0, 6, 100), genericJob("small", 15, 4, 30)}}
 	watch := poolWatch(t, d)

@@ -2,6 +2,7 @@ package ikayak
 
 import (
 	"math"
+	"slices"
 
 	"yarngym/env/sim"
 )
@@ -99,7 +100,9 @@ func (su *Suspender) Control(s *sim.Sim) {
 		return
 	}
 	until := s.Now() + sim.Ms(d*1000)
-	for _, j := range s.Active() {
+	// A snapshot: Suspend brings its node up to now, which can finish a
+	// task and with it a job, removing that job from s.Active() mid-loop.
+	for _, j := range slices.Clone(s.Active()) {
 		if len(j.Stages) < 2 || j.Stages[0].Done == len(j.Stages[0].Tasks) {
 			continue
 		}

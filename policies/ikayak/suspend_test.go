@@ -80,7 +80,9 @@ func TestSuspension(t *testing.T) {
 	}
 	var evs []*ev
 	open := map[int32]*ev{}
-	sm := run(t, sim.Config{Nodes: nodes, Jobs: jobs, Policy: p}, func(s *sim.Sim) {
+	// Cycles at 60, 120, ... s (AlignControl): the last one before the
+	// maps finish (500 s) suspends past them, a late resume.
+	sm := run(t, sim.Config{Nodes: nodes, Jobs: jobs, Policy: p, AlignControl: true}, func(s *sim.Sim) {
 		for _, tk := range s.Nodes[0].Containers {
 			if tk.Kind != sim.KindReduce {
 				continue
