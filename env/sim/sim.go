@@ -295,7 +295,10 @@ func (s *Sim) Racks() int { return s.racks }
 // Waiting returns the submitted jobs waiting for admission, oldest first.
 func (s *Sim) Waiting() []*Job { return s.waiting }
 
-// Active returns the admitted, unfinished jobs in admission order.
+// Active returns the admitted, unfinished jobs in admission order. The
+// slice is the engine's own: an action taken while ranging over it (Launch,
+// Kill, Suspend, ...) brings a node up to now, which can finish a job and
+// remove it, so range over a copy when acting.
 func (s *Sim) Active() []*Job { return s.active }
 
 // Done reports whether the run has ended.
