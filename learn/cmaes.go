@@ -39,8 +39,8 @@ const (
 // (Hansen, pycma issue #86, which refuses d = 1 for that reason). With a
 // third of an 81-point grid (27 evaluations, about 7 generations of 4) it
 // does not reliably find a narrow optimum that the grid lands on (the
-// one-parameter tasks AutoAdmin66-Fair-v0 and RAS-v0; README, "Learners",
-// has CMA-ES over 10 seeds against the grid).
+// one-parameter tasks AutoAdmin-v0, AutoAdmin66-Fair-v0 and RAS-v0;
+// README, "Learners", has CMA-ES over 10 seeds against the grid).
 func CMAES(t task.Task, o Options) (*Result, error) {
 	obj, err := NewObjective(t, o.TrainSeeds, o.Workers)
 	if err != nil {
