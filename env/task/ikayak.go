@@ -10,7 +10,7 @@ import "yarngym/env"
 // held-out seeds: the extremes of 25 noisy settings), because a
 // suspension rarely frees resources the suspended job's maps are waiting
 // for (see the iKayak Fig. 10 rows of `yarngym repro ikayak`, 10 seeds: of
-// 164 suspensions per run 39 had maps pending, 106 outlasted the map phase).
+// 177 suspensions per run 33 had maps pending, 109 outlasted the map phase).
 // Suspension as a whole makes no measurable difference here: the ikayak
 // policy with suspend=1 against suspend=0, seeds 101-130, changes the mean
 // completion time by +4.6 +- 10.9 s (of ~710 s), and by +7.6 +- 15.8 and
