@@ -63,17 +63,22 @@ func Accept(free, demand sim.Res, p int, mu float64) (int, sim.Res) {
 	return 0, sim.Res{}
 }
 
+// full reports whether n has no room for even the smallest shrunk map.
+func full(n *sim.Node) bool {
+	free := n.Free()
+	return free.VCores < 1 || free.MemMB < 1
+}
+
 // Assign implements PreStep.
 func (sh *Shrinker) Assign(s *sim.Sim, n *sim.Node, pl *Placer) {
-	if free := n.Free(); sh.On == 0 || n.Reserved != nil || free.VCores < 1 || free.MemMB < 1 {
+	if sh.On == 0 || n.Reserved != nil || full(n) {
 		// A full node is the common case: do not rank the jobs for it (the
 		// ranking's usage snapshot is taken again by the base loop).
 		return
 	}
 	mu := sh.Mu()
 	for _, j := range pl.Ranked(s) {
-		free := n.Free()
-		if free.VCores < 1 || free.MemMB < 1 {
+		if full(n) {
 			return
 		}
 		ms := j.Stages[0]
@@ -89,7 +94,7 @@ func (sh *Shrinker) Assign(s *sim.Sim, n *sim.Node, pl *Placer) {
 		if len(sh.cand) == 0 {
 			continue
 		}
-		k, size := Accept(free, ms.Spec.Req, len(sh.cand), mu)
+		k, size := Accept(n.Free(), ms.Spec.Req, len(sh.cand), mu)
 		for _, t := range sh.cand[:k] {
 			// The limits (queue max-capacity) see the size launched.
 			probe := *t
