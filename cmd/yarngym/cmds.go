@@ -114,6 +114,9 @@ func printTable(w io.Writer, s runner.SummaryJSON) {
 	if len(s.StuckJobs) > 0 {
 		row("stuck jobs", strings.Join(s.StuckJobs, " "))
 	}
+	if s.StuckReason != "" {
+		row("stuck because", s.StuckReason)
+	}
 	tw.Flush()
 }
 

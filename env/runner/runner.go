@@ -178,8 +178,9 @@ type SummaryJSON struct {
 	JobsStuck            int                `json:"jobs_stuck"`
 	JobsUnfinished       int                `json:"jobs_unfinished"`
 	StuckJobs            []string           `json:"stuck_jobs"`
-	Tasks                int                `json:"tasks"`          // tasks of the jobs, AMs not counted
-	TasksFinished        int64              `json:"tasks_finished"` // of Tasks, finished by the end
+	StuckReason          string             `json:"stuck_reason,omitempty"` // a stall or a livelock (sim.Summary.StuckReason)
+	Tasks                int                `json:"tasks"`                  // tasks of the jobs, AMs not counted
+	TasksFinished        int64              `json:"tasks_finished"`         // of Tasks, finished by the end
 	TasksKilled          int64              `json:"tasks_killed"`
 	WastedWorkS          float64            `json:"wasted_work_s"`
 	ReducersPreempted    int64              `json:"reducers_preempted"`
@@ -208,7 +209,7 @@ func (r *Result) JSON() SummaryJSON {
 	s := r.Summary
 	out := SummaryJSON{Scenario: r.Scenario, Policy: r.Policy, Seed: r.Seed,
 		MakespanS: secs(s.MakespanMs), MeanWaitS: round(s.MeanWaitMs / 1000), MeanCompletionS: round(s.MeanCompletionMs / 1000),
-		JobsCompleted: s.JobsCompleted, JobsStuck: s.JobsStuck, JobsUnfinished: s.JobsUnfinished, StuckJobs: []string{},
+		JobsCompleted: s.JobsCompleted, JobsStuck: s.JobsStuck, JobsUnfinished: s.JobsUnfinished, StuckJobs: []string{}, StuckReason: s.StuckReason,
 		TasksKilled: s.TasksKilled, WastedWorkS: secs(s.WastedMs), ReducersPreempted: r.Sim.Stats().ReducePreempted,
 		OpportunisticStarted: s.OppLaunched, ReducersSuspended: s.Suspended,
 		VCoresReservedMean: round(s.VCoresReservedMean), VCoresUsedMean: round(s.VCoresUsedMean),

@@ -65,8 +65,8 @@ func (sc *Scenario) validate() error {
 	case m.GatedCPU < 0 || m.GatedCPU > 1:
 		return bad("model.gated_cpu", "%v outside [0, 1]", m.GatedCPU)
 	}
-	if f.Run.MaxS < 0 || f.Run.StallS < 0 || f.Run.TimelineS < 0 {
-		return bad("run", "max_s, stall_s and timeline_s must not be negative")
+	if f.Run.MaxS < 0 || f.Run.StallS < 0 || f.Run.LivelockS < 0 || f.Run.TimelineS < 0 {
+		return bad("run", "max_s, stall_s, livelock_s and timeline_s must not be negative")
 	}
 	if !(f.Run.MemoryLimitGB >= 0) {
 		return bad("run.memory_limit_gb", "must not be negative, got %v", f.Run.MemoryLimitGB)
@@ -236,7 +236,7 @@ func (sc *Scenario) policy(name string) (*sim.Policy, error) {
 	}
 	p, err := policies.New(name, spec)
 	if err != nil {
-		return nil, &Error{Source: sc.Origin(), Key: "policy", Reason: err.Error()}
+		return nil, &Error{Source: sc.Origin(), Key: "policy", Reason: fmt.Sprintf("policy %q cannot run scenario %q: %v", name, f.Name, err)}
 	}
 	names := make([]string, 0, len(f.Policy.Params))
 	for k := range f.Policy.Params {
@@ -307,7 +307,8 @@ func (sc *Scenario) Build(seed uint64, policyName string) (sim.Config, error) {
 			RackReadFactor: f.Model.RackReadFactor, OffRackReadFactor: f.Model.OffRackReadFactor, SwapExponent: f.Model.SwapExponent,
 			DiskThrashExponent: diskThrash(f.Model.DiskThrashExponent), Replicas: f.Model.Replicas, GatedCPU: f.Model.GatedCPU,
 			ShuffleEventPollMs: sim.Ms(f.Model.ShuffleEventPollMs)},
-		MaxMs: sim.Ms(f.Run.MaxS * 1000), StallMs: sim.Ms(f.Run.StallS * 1000), TimelineMs: sim.Ms(f.Run.TimelineS * 1000)}
+		MaxMs: sim.Ms(f.Run.MaxS * 1000), StallMs: sim.Ms(f.Run.StallS * 1000),
+		LivelockMs: sim.Ms(f.Run.LivelockS * 1000), TimelineMs: sim.Ms(f.Run.TimelineS * 1000)}
 	perRack := f.Cluster.NodesPerRack
 	if perRack == 0 {
 		perRack = 20

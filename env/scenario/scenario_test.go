@@ -500,7 +500,7 @@ func TestErrorsNameTheRightThing(t *testing.T) {
 		{"unknown key in two tables of an array", strings.Replace(good, "count = 2", "count = 2\ncolour = 1", 1) + "[[cluster.nodes]]\ncount = 1\nvcores = 1\nmem_mb = 1\ncolour = 2\n", nil,
 			"case.toml: cluster.nodes.colour: unknown key (cluster.nodes takes: name, count, vcores, mem_mb, cores, disk_mbps, net_mbps, speed, reduce_slots)\n"},
 		{"two unknown keys", good + "[run]\nmax = 3\nstal_s = 4\n", nil,
-			"case.toml: run.max: unknown key; did you mean max_s? (run takes: max_s, stall_s, timeline_s, memory_limit_gb) (also unknown: run.stal_s)"},
+			"case.toml: run.max: unknown key; did you mean max_s? (run takes: max_s, stall_s, livelock_s, timeline_s, memory_limit_gb) (also unknown: run.stal_s)"},
 		{"unknown generator option", withGen + "[workload.options]\njbs = 3\n", nil,
 			"case.toml: workload.options.jbs: unknown key; did you mean jobs? (generator autoadmin's workload.options takes: "},
 		{"unknown generator", good + "[workload]\ngenerator = \"operra\"\n", nil,

@@ -127,8 +127,11 @@ type Stage struct {
 
 // Run holds run settings.
 type Run struct {
-	MaxS      float64 `toml:"max_s"`
-	StallS    float64 `toml:"stall_s"`
+	MaxS   float64 `toml:"max_s"`
+	StallS float64 `toml:"stall_s"`
+	// LivelockS ends a run whose tasks keep running (or being killed and
+	// started again) while none finishes (0: 24 h; sim.Config.LivelockMs).
+	LivelockS float64 `toml:"livelock_s"`
 	TimelineS float64 `toml:"timeline_s"`
 	// MemoryLimitGB refuses scenarios estimated to need more memory than
 	// this (0: DefaultMemoryLimitGB; see EstimateBytes).

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"fmt"
 	"testing"
 
 	"yarngym/env/sim"
@@ -80,3 +81,71 @@ func TestStuckRunInvariants(t *testing.T) {
 		t.Fatalf("%d jobs stuck, want the AM deadlock to leave both stuck", sum.JobsStuck)
 	}
 }
+
+// killer is a node monitor that kills every task it finds running: a policy
+// that launches what it then kills, the loop LivelockMs ends.
+type killer struct{}
+
+func (killer) Monitor(s *sim.Sim, n *sim.Node) {
+	for _, t := range append([]*sim.Task(nil), n.Containers...) {
+		if t.Kind != sim.KindAM && s.Now()-t.StartMs >= 3000 {
+			_ = s.Kill(t)
+		}
+	}
+}
+
+// TestLivelockEndsStuck: tasks killed and started again without end do not
+// loop to run.max_s (or forever): after LivelockMs with no task finished and
+// no job ended the run ends, its jobs stuck, the reason naming the loop and
+// the task killed most often; before it, the run goes on.
+func TestLivelockEndsStuck(t *testing.T) {
+	for _, c := range []struct {
+		livelock sim.Ms
+		wantEnd  sim.Ms // the run ends in [livelock, livelock + 10 s] after the last arrival
+	}{{600 * sim.MsPerS, 600 * sim.MsPerS}, {0, sim.DefaultLivelockMs}} {
+		p := fifoPolicy(t)
+		p.Monitors = []sim.NodeMonitor{killer{}}
+		cfg := sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(2, 1000)}}, Policy: p,
+			Jobs:  []sim.JobSpec{job("a", 0, 1, res(1, 100), 10, flat(0.5, 10, 0))},
+			Model: sim.Model{HeartbeatMs: 1000}, LivelockMs: c.livelock, MaxMs: 48 * 3600 * sim.MsPerS}
+		s := run(t, cfg)
+		sum := s.Summary()
+		if !sum.Stuck || sum.JobsStuck != 1 || sum.Truncated {
+			t.Fatalf("livelock %d: %+v, want the job stuck, not truncated", c.livelock, sum)
+		}
+		if sum.EndMs < c.wantEnd || sum.EndMs > c.wantEnd+10*sim.MsPerS {
+			t.Errorf("livelock %d: ended at %d ms, want within 10 s after %d", c.livelock, sum.EndMs, c.wantEnd)
+		}
+		want := fmt.Sprintf("livelock: no task finished and no job ended for %d s; job 0 task 0.0 was killed %d times",
+			c.wantEnd/sim.MsPerS, sum.TasksKilled)
+		if sum.StuckReason != want {
+			t.Errorf("reason %q, want %q", sum.StuckReason, want)
+		}
+	}
+}
+
+// TestStallReason: a run stuck with nothing running says why: jobs the
+// admission refuses, or AMs holding containers while their tasks wait.
+func TestStallReason(t *testing.T) {
+	mk := func(name string) sim.JobSpec {
+		j := job(name, 0, 1, res(2, 100), 5, flat(0.5, 10, 0))
+		j.AM = res(1, 100)
+		return j
+	}
+	cfg := sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(2, 1000)}}, Jobs: []sim.JobSpec{mk("a"), mk("b")}, StallMs: 10000}
+	sum := run(t, cfg).Summary()
+	if want := "stall: no task ran for 10 s; 2 AMs hold containers while their tasks wait"; sum.StuckReason != want {
+		t.Errorf("AM deadlock: reason %q, want %q", sum.StuckReason, want)
+	}
+	p := fifoPolicy(t)
+	p.Admission = []sim.Admitter{refuseAll{}}
+	cfg.Policy = p
+	sum = run(t, cfg).Summary()
+	if want := "stall: no task ran for 10 s; 2 jobs refused admission by the policy"; sum.StuckReason != want {
+		t.Errorf("refused admission: reason %q, want %q", sum.StuckReason, want)
+	}
+}
+
+type refuseAll struct{}
+
+func (refuseAll) Admit(*sim.Sim, *sim.Job) bool { return false }

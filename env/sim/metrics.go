@@ -203,6 +203,7 @@ type Summary struct {
 	JobsStuck          int
 	JobsUnfinished     int
 	Stuck              bool
+	StuckReason        string // why the run ended stuck: a stall or a livelock
 	Truncated          bool
 	TasksKilled        int64
 	WastedMs           Ms
@@ -220,7 +221,7 @@ type Summary struct {
 // Summary computes the outcome so far (final once Done).
 func (s *Sim) Summary() Summary {
 	s.acct.integrate(s.now)
-	sum := Summary{Stuck: s.stuck, Truncated: s.truncated, TasksKilled: s.stats.Killed, WastedMs: s.stats.WastedMs,
+	sum := Summary{Stuck: s.stuck, StuckReason: s.stuckReason, Truncated: s.truncated, TasksKilled: s.stats.Killed, WastedMs: s.stats.WastedMs,
 		OppLaunched: s.stats.OppLaunched, Suspended: s.stats.Suspended, Events: s.stats.Events + s.virtualEvents(), EndMs: s.now}
 	first, last := Ms(math.MaxInt64), Ms(0)
 	var wait, comp float64

@@ -210,6 +210,7 @@ func (s *Sim) complete(t *Task) {
 	j.tasksLeft--
 	s.stats.TasksDone++
 	s.progress()
+	s.lastDone = s.now
 	for _, l := range s.listeners {
 		l.TaskEnded(s, t, Finished)
 	}
@@ -310,6 +311,7 @@ func (s *Sim) finishJob(j *Job) {
 	}
 	j.active = -1
 	s.progress()
+	s.lastDone = s.now
 	for _, l := range s.jobLis {
 		l.JobFinished(s, j)
 	}

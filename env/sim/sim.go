@@ -21,6 +21,13 @@ type Config struct {
 	// task has started, finished or progressed for this long and no job is
 	// still to arrive. 0 means 1 simulated hour.
 	StallMs Ms
+	// LivelockMs ends the run with the remaining jobs reported stuck when
+	// tasks keep running (or being killed and started again) but none has
+	// finished, no job has ended and none arrived for this long: a policy
+	// that launches what it cannot finish, or kills what it launches, would
+	// otherwise loop to MaxMs or forever. 0 means 24 simulated hours, above
+	// any single task of the built-in workloads (TestLivelockDefault).
+	LivelockMs Ms
 	// RecordTasks keeps a record of every task attempt (for CSV output).
 	RecordTasks bool
 	// TimelineMs samples cluster state at this interval; 0 means none.
@@ -81,8 +88,10 @@ type Sim struct {
 	jobLis     []JobListener
 
 	lastProgress Ms
+	lastDone     Ms // the last task finish, job end or arrival (LivelockMs)
 	ended        bool
 	stuck        bool
+	stuckReason  string
 	truncated    bool
 
 	stats    Stats
@@ -113,6 +122,9 @@ func newSim(cfg Config, build bool) (*Sim, error) {
 	s.rng = NewRand(DeriveSeed(cfg.Seed, HashString("sim")))
 	if s.cfg.StallMs <= 0 {
 		s.cfg.StallMs = 3600 * MsPerS
+	}
+	if s.cfg.LivelockMs <= 0 {
+		s.cfg.LivelockMs = DefaultLivelockMs
 	}
 	maxCap := Res{}
 	for i, ns := range cfg.Nodes {
@@ -373,6 +385,10 @@ func (s *Sim) RunUntil(until Ms) bool {
 		if s.jobsLeft == 0 {
 			s.finish(false)
 		} else if s.arrived == len(s.Jobs) && s.now-s.lastProgress > s.cfg.StallMs && s.stalled() {
+			s.stuckReason = s.stallReason()
+			s.finish(true)
+		} else if s.arrived == len(s.Jobs) && s.now-s.lastDone > s.cfg.LivelockMs {
+			s.stuckReason = s.livelockReason()
 			s.finish(true)
 		}
 		if s.cfg.AfterEvent != nil {
@@ -416,6 +432,7 @@ func (s *Sim) arrive(j *Job) {
 	s.waiting = append(s.waiting, j)
 	s.idle.cursorOK = false
 	s.progress()
+	s.lastDone = s.now
 	for _, l := range s.jobLis {
 		l.JobArrived(s, j)
 	}
@@ -548,7 +565,68 @@ func (s *Sim) stallSkipped(e *event, until Ms) bool {
 	s.now = v.at
 	s.pos = pos{at: v.at, ord: v.ord}
 	if s.stalled() {
+		s.stuckReason = s.stallReason()
 		s.finish(true)
 	}
 	return true
 }
+
+// stallReason says why nothing runs: jobs the policy's admission refuses,
+// AMs waiting for a container, and AMs that hold theirs while every task of
+// their jobs waits (an AM deadlock, AutoAdmin Sec. 2.2).
+func (s *Sim) stallReason() string {
+	msg := fmt.Sprintf("stall: no task ran for %d s", s.cfg.StallMs/MsPerS)
+	var amWaiting, amHolding int
+	for _, j := range s.active {
+		if j.AM == nil {
+			continue
+		}
+		if j.AM.State == TaskPending {
+			amWaiting++
+		} else if j.Running == 1 && s.HasPending(j) {
+			amHolding++
+		}
+	}
+	if n := len(s.waiting); n > 0 {
+		msg += fmt.Sprintf("; %d jobs refused admission by the policy", n)
+	}
+	if amHolding > 0 {
+		msg += fmt.Sprintf("; %d AMs hold containers while their tasks wait", amHolding)
+		if amWaiting > 0 {
+			msg += fmt.Sprintf(" and %d AMs wait for one (AM deadlock)", amWaiting)
+		}
+	} else if amWaiting > 0 {
+		msg += fmt.Sprintf("; %d AMs wait for a container", amWaiting)
+	}
+	return msg
+}
+
+// DefaultLivelockMs is Config.LivelockMs's default.
+const DefaultLivelockMs = 24 * 3600 * MsPerS
+
+// livelockReason says why the run is declared stuck with tasks still
+// running: nothing finished for LivelockMs, and the unfinished task with the
+// most attempts (a task killed and started again without end).
+func (s *Sim) livelockReason() string {
+	msg := fmt.Sprintf("livelock: no task finished and no job ended for %d s", s.cfg.LivelockMs/MsPerS)
+	var worst *Task
+	for _, j := range s.active {
+		if j.AM != nil && j.AM.State != TaskDone && (worst == nil || j.AM.Attempt > worst.Attempt) {
+			worst = j.AM
+		}
+		for _, st := range j.Stages {
+			for _, t := range st.Tasks {
+				if t.State != TaskDone && (worst == nil || t.Attempt > worst.Attempt) {
+					worst = t
+				}
+			}
+		}
+	}
+	if worst != nil && worst.Attempt > 0 {
+		msg += fmt.Sprintf("; %s was killed %d times", worst, worst.Attempt)
+	}
+	return msg
+}
+
+// StuckReason says why the run ended with jobs stuck ("" if it did not).
+func (s *Sim) StuckReason() string { return s.stuckReason }

@@ -128,3 +128,19 @@ func TestSuspendWhileAJobEnds(t *testing.T) {
 		t.Fatalf("no suspensions: %+v", r.Summary)
 	}
 }
+
+// TestPlacementRespectsMaxRunning: DRESS's Spark-on-YARN jobs run one task
+// per container with at most their executor count held at once (a stage's
+// MaxRunning). When the placer decided that the executor at the head goes on
+// the heartbeating node, it went on to place the application's other
+// executors elsewhere, which could take the stage's last free container;
+// the base loop then launched the head executor past MaxRunning, a request
+// the AM had not made ("task is not requested yet", an engine panic, on
+// every seed). Every job now completes under iKayak and both baselines.
+func TestPlacementRespectsMaxRunning(t *testing.T) {
+	for _, scen := range []string{"dress-spark", "dress-mixed"} {
+		for _, policy := range []string{"ikayak", "spreadout", "nonspreadout"} {
+			runScenario(t, scen, policy, nil, true)
+		}
+	}
+}

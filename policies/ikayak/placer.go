@@ -64,13 +64,16 @@ func (l placement) Allow(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 	// Alg. 1 "repeat ... until satisfy the demand of Spark": the
 	// application's other pending executors are placed too.
 	here := false
-	for _, o := range t.Stage.Tasks {
+	st := t.Stage
+	for _, o := range st.Tasks {
 		if o.State != sim.TaskPending || !s.Requestable(o) {
 			continue
 		}
 		if o == t {
 			here = p.place(s, o, n, nil, true)
-		} else if o.ReservedOn() == nil {
+		} else if o.ReservedOn() == nil && (!here || st.Spec.MaxRunning == 0 || st.Running+1 < st.Spec.MaxRunning) {
+			// Once t is to launch here it holds one of the stage's
+			// MaxRunning containers: the others get what is left.
 			// Not on n (the loop serves n for t only), and only where it fits
 			// now: an application holds one reservation at a time, for the
 			// request at its head, as in YARN.

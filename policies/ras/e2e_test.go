@@ -10,7 +10,8 @@ import (
 // TestEndToEnd runs RAS on its built-in scenario (Exp. 1 and, with tight
 // goals, Exp. 2) and on a YARN scenario with ApplicationMasters and Spark
 // executors, with the model's invariants checked after every event: every
-// job completes.
+// job completes (on OPERA's scenarios it used to loop: reducers launched
+// past the AM's ramp-up, preempted and launched again).
 // Reference: RAS Sec. 4.2, 4.3.
 func TestEndToEnd(t *testing.T) {
 	for _, c := range []struct {
@@ -21,6 +22,12 @@ func TestEndToEnd(t *testing.T) {
 		{"ras-adaptive", nil, 9},
 		{"ras-adaptive", []string{"workload.options.goals=tight"}, 9},
 		{"quick", []string{"policy.name=ras"}, 0},
+		// YARN maps of 3-4 vCores beside reducers of 2: RAS's task
+		// scheduler launched reducers past the MapReduce AM's ramp-up
+		// (its profiles pack 7 per node), they filled every vCore, the
+		// AM's preemption killed one and RAS started it again, forever.
+		{"opera-mr", []string{"policy.name=ras"}, 6},
+		{"opera-spark", []string{"policy.name=ras"}, 8},
 	} {
 		res, err := runner.Run(runner.Options{Scenario: c.scenario, Sets: c.sets, AfterEvent: func(s *sim.Sim) {
 			if err := sim.CheckInvariants(s); err != nil {

@@ -171,8 +171,8 @@ func (js *jobState) nextTask(s *sim.Sim, n *sim.Node, reduce bool) *sim.Task {
 				}
 				continue
 			}
-			if !s.Requestable(t) {
-				return nil
+			if !s.AsksFor(t, n) {
+				return nil // not asked for yet (stage, ramp-up or slot)
 			}
 			if first == nil {
 				first = t
