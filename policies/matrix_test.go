@@ -115,6 +115,11 @@ func runPair(t *testing.T, name, policy string, seed uint64, everyEvent bool) {
 		if sum.StuckReason == "" {
 			t.Fatalf("seed %d: %d jobs stuck without a reason", seed, sum.JobsStuck)
 		}
+		if strings.HasPrefix(sum.StuckReason, "livelock") {
+			// The guard ended a loop: the policy launches what it cannot
+			// finish or kills what it launches. A defect, not a result.
+			t.Fatalf("seed %d: %s", seed, sum.StuckReason)
+		}
 	case sum.JobsCompleted != len(cfg.Jobs):
 		t.Fatalf("seed %d: ended with %d of %d jobs completed, neither stuck nor truncated", seed, sum.JobsCompleted, len(cfg.Jobs))
 	}
@@ -175,5 +180,40 @@ duration_s = 10
 	want := `two.toml: policy: policy "capacity" cannot run scenario "two-weighted-queues": capacity: queue capacities sum to 0.000, want 1`
 	if err == nil || err.Error() != want {
 		t.Fatalf("capacity on Fair's queues: %v, want %q", err, want)
+	}
+}
+
+// TestLivelockDefault: no task of a built-in workload is nominally as long
+// as the livelock guard's default (sim.DefaultLivelockMs, 24 h), so the
+// guard cannot end a run in which a long task is merely running: the longest
+// is well below it.
+func TestLivelockDefault(t *testing.T) {
+	longest, where := sim.Ms(0), ""
+	for _, name := range scenario.Builtins() {
+		sc, err := scenario.Load(name, matrixShrink[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := sc.Build(1, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, j := range cfg.Jobs {
+			for _, st := range j.Stages {
+				var wall sim.Ms
+				for _, ph := range st.Profile.Phases {
+					wall += ph.WallMs
+				}
+				for _, d := range st.DurationsMs {
+					if d+wall > longest {
+						longest, where = d+wall, fmt.Sprintf("%s: job %s stage %s", name, j.Name, st.Name)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("longest nominal task: %d s (%s)", longest/sim.MsPerS, where)
+	if longest*4 > sim.DefaultLivelockMs {
+		t.Fatalf("the longest nominal task, %d s (%s), is over a quarter of the livelock default %d s", longest/sim.MsPerS, where, sim.DefaultLivelockMs/sim.MsPerS)
 	}
 }
