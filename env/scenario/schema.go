@@ -64,6 +64,9 @@ type Model struct {
 	// ShuffleEventPollMs: how often a reducer asks for finished maps
 	// (sim.Model.ShuffleEventPollMs; 0 the default, 1 s; negative: at once).
 	ShuffleEventPollMs int64 `toml:"shuffle_event_poll_ms"`
+	// Contention false runs every task at its nominal speed whatever its
+	// node's usage (sim.Model.Uncontended; absent: true, the contended model).
+	Contention *bool `toml:"contention"`
 }
 
 // Policy names a registered policy, sets its parameters and its queues.

@@ -62,6 +62,14 @@ type Model struct {
 	// (1 s); a negative value makes every map's end known at once (the
 	// model before this field), which costs an event per reducer per map.
 	ShuffleEventPollMs Ms
+	// Uncontended runs every task at its nominal speed whatever its node's
+	// actual usage: no processor sharing of CPU or disk and no swapping
+	// (usage is still drawn, sampled and reported). A task's run time then
+	// depends only on where and when the scheduler put it (node speed, its
+	// map's locality, its shuffle's wait for maps): the execution model the
+	// Hadoop oracle plays (oracle/FORMAT.md), so that a comparison measures
+	// the schedulers alone. The default (false) is the contended model.
+	Uncontended bool
 }
 
 // DefaultDiskThrashExponent is Model.DiskThrashExponent's default, a figure
@@ -113,6 +121,7 @@ func (m Model) withDefaults() Model {
 	// A negative value asks for 0 where 0 itself means "the default".
 	d.AMStartupMs = negativeZeroOr(m.AMStartupMs, d.AMStartupMs)
 	d.DiskThrashExponent = negativeZeroOr(m.DiskThrashExponent, d.DiskThrashExponent)
+	d.Uncontended = m.Uncontended
 	if m.ShuffleEventPollMs != 0 {
 		d.ShuffleEventPollMs = max(m.ShuffleEventPollMs, -1)
 	}

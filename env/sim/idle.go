@@ -84,6 +84,10 @@ func idleNoop(part any) bool {
 }
 
 // beatOffset is node id's first heartbeat (New staggers them evenly).
+// HeartbeatOffsetMs is node n's first heartbeat: the nodes' heartbeats are
+// spread evenly over one interval (the oracle's export replays them).
+func (s *Sim) HeartbeatOffsetMs(n *Node) Ms { return s.beatOffset(n.ID) }
+
 func (s *Sim) beatOffset(id int32) Ms {
 	return Ms(id) * s.model.HeartbeatMs / Ms(len(s.Nodes))
 }

@@ -262,6 +262,10 @@ func (s *Sim) recompute(n *Node) {
 	if n.swapping {
 		memFactor = math.Pow(n.memCap/d.MemMB, s.model.SwapExponent)
 	}
+	if s.model.Uncontended {
+		cpuShare, ioShare, memFactor = 1, 1, 1
+		n.swapping = false
+	}
 	used := d.CPU
 	if capCPU < used {
 		used = capCPU

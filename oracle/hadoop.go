@@ -1,0 +1,93 @@
+package oracle
+
+import (
+	"fmt"
+	"strings"
+
+	"yarngym/env/sim"
+	"yarngym/policies/base"
+)
+
+// hadoopConf maps the run's stock scheduler and its parameters to Hadoop's
+// configuration keys (and, for Fair, the allocation file). Keys yarngym does
+// not model keep Hadoop's defaults: the driver sets none of them.
+func hadoopConf(s *sim.Sim, sp base.Spec) (conf map[string]string, alloc string, err error) {
+	p := s.Policy()
+	param := func(name string) (float64, error) {
+		q := p.Params.Get(name)
+		if q == nil {
+			return 0, fmt.Errorf("policy %s has no parameter %s", p.Name, name)
+		}
+		return *q.Value, nil
+	}
+	conf = map[string]string{}
+	switch p.Name {
+	case "fair":
+		share, err := param("max_am_share")
+		if err != nil {
+			return nil, "", err
+		}
+		delay, err := param("locality_delay")
+		if err != nil {
+			return nil, "", err
+		}
+		if delay > 0 {
+			// yarngym counts missed opportunities; FairScheduler takes
+			// them as a share of the cluster's nodes, for node-local and
+			// then again for rack-local (FSAppAttempt.getAllowedLocalityLevel).
+			frac := fmtFloat(delay / float64(len(s.Nodes)))
+			conf["yarn.scheduler.fair.locality.threshold.node"] = frac
+			conf["yarn.scheduler.fair.locality.threshold.rack"] = frac
+		}
+		return conf, allocationFile(share, sp), nil
+	case "capacity":
+		amPercent, err := param("max_am_percent")
+		if err != nil {
+			return nil, "", err
+		}
+		delay, err := param("locality_delay")
+		if err != nil {
+			return nil, "", err
+		}
+		if amPercent < 0 {
+			amPercent = 1 // yarngym's "off": every queue's AMs may take it all
+		}
+		const pre = "yarn.scheduler.capacity."
+		conf[pre+"maximum-am-resource-percent"] = fmtFloat(amPercent)
+		conf[pre+"node-locality-delay"] = fmtFloat(delay)
+		queues := sp.Queues
+		if len(queues) == 0 {
+			queues = []base.Queue{{Name: base.DefaultQueue, Capacity: 1, MaxCapacity: 1}}
+		}
+		var names []string
+		for _, q := range queues {
+			names = append(names, q.Name)
+			mc := q.MaxCapacity
+			if mc == 0 {
+				mc = 1
+			}
+			conf[pre+"root."+q.Name+".capacity"] = fmtFloat(100 * q.Capacity)
+			conf[pre+"root."+q.Name+".maximum-capacity"] = fmtFloat(100 * mc)
+		}
+		conf[pre+"root.queues"] = strings.Join(names, ",")
+		return conf, "", nil
+	}
+	return nil, "", fmt.Errorf("policy %q has no Hadoop counterpart: the oracle drives Hadoop's FairScheduler (fair) and CapacityScheduler (capacity)", p.Name)
+}
+
+// allocationFile is the fair-scheduler.xml of a Fair run: the AM share and
+// each declared queue's weight.
+func allocationFile(maxAMShare float64, sp base.Spec) string {
+	var b strings.Builder
+	b.WriteString("<?xml version=\"1.0\"?>\n<allocations>\n")
+	fmt.Fprintf(&b, "  <queueMaxAMShareDefault>%s</queueMaxAMShareDefault>\n", fmtFloat(maxAMShare))
+	for _, q := range sp.Queues {
+		w := q.Weight
+		if w <= 0 {
+			w = 1
+		}
+		fmt.Fprintf(&b, "  <queue name=\"%s\">\n    <weight>%s</weight>\n  </queue>\n", q.Name, fmtFloat(w))
+	}
+	b.WriteString("</allocations>\n")
+	return b.String()
+}
