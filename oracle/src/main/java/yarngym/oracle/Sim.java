@@ -35,6 +35,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnSched
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Allocation;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptAddedSchedulerEvent;
@@ -494,6 +495,7 @@ public final class Sim implements AutoCloseable {
     // RMAppAttemptImpl: the attempt, then (ScheduleTransition) the AM container request
     sched.handle(new AppAttemptAddedSchedulerEvent(j.si.attemptId, false));
     dispatcher.drain();
+    simulatedStartTime(j.si.attemptId, now);
     if (j.managed()) {
       List<ResourceRequest> ask = new ArrayList<>();
       for (ResourceRequest r : amReqs) {
@@ -506,6 +508,27 @@ public final class Sim implements AutoCloseable {
     } else {
       // an unmanaged AM: registers and asks at submission
       push(now, EV_AM_BEAT, j.idx, j);
+    }
+  }
+
+  /**
+   * SchedulerApplicationAttempt stamps its start time from the wall clock
+   * (SystemClock) in its constructor; the CapacityScheduler's fair ordering
+   * policy and its max-running-apps enforcer order apps by it. It is set to
+   * the simulated submission time instead (the Fair Scheduler's FSAppAttempt
+   * keeps its own start time, from the scheduler's clock: already simulated).
+   */
+  private void simulatedStartTime(ApplicationAttemptId id, long now) {
+    Object a = sched.getApplicationAttempt(id);
+    if (a == null) {
+      return; // rejected: reported by route()
+    }
+    try {
+      java.lang.reflect.Field f = SchedulerApplicationAttempt.class.getDeclaredField("startTime");
+      f.setAccessible(true);
+      f.setLong(a, now);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      throw new IllegalStateException("cannot set the attempt's start time to simulated time", e);
     }
   }
 
