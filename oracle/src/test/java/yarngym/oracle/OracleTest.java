@@ -99,6 +99,49 @@ class OracleTest {
     }
   }
 
+  /** A job without an AM (unmanaged), a stage with max_running 2, and a stage released by slow start. */
+  @Test
+  void genericStagesAndUnmanagedAm() throws Exception {
+    ObjectMapper om = new ObjectMapper();
+    ObjectNode d = (ObjectNode) om.readTree(resource("generic-fair.json"));
+    for (String s : new String[] {"fair", "capacity"}) {
+      d.put("scheduler", s);
+      if (s.equals("capacity")) {
+        d.putObject("conf");
+      }
+      Main.Outcome o = run("generic-" + s, om.writeValueAsBytes(d));
+      assertTrue(o.jobsCsv.contains("1,grep-1,grep,toy,default,done,3.000,3.000,4.000,31.000"), o.jobsCsv);
+      long[][] iv = new long[5][];
+      long lastTaskEnd = 0;
+      long firstExecutor = Long.MAX_VALUE;
+      for (String row : o.tasksCsv.split("\n")) {
+        String[] f = row.split(",");
+        if (!f[0].equals("1")) {
+          continue;
+        }
+        long a = Math.round(Double.parseDouble(f[8]) * 1000);
+        long b = Math.round(Double.parseDouble(f[9]) * 1000);
+        if (f[1].equals("task")) {
+          iv[Integer.parseInt(f[3])] = new long[] {a, b};
+          lastTaskEnd = Math.max(lastTaskEnd, b);
+        } else {
+          firstExecutor = Math.min(firstExecutor, a);
+        }
+      }
+      for (long[] x : iv) {
+        int overlapping = 0;
+        for (long[] y : iv) {
+          if (y[0] <= x[0] && x[0] < y[1]) {
+            overlapping++;
+          }
+        }
+        assertTrue(overlapping <= 2, s + ": more than max_running tasks at once");
+      }
+      // executors (slow start 0.5 of 5 tasks) start once 3 tasks have finished, before the last one
+      assertTrue(firstExecutor >= iv[2][1] && firstExecutor < lastTaskEnd, s);
+    }
+  }
+
   @Test
   void capacitySchedulerTakesItsConf() throws Exception {
     // two queues from the document's conf: a job in "b" runs; a job in an unknown queue is refused
