@@ -62,6 +62,16 @@ type Model struct {
 	// (1 s); a negative value makes every map's end known at once (the
 	// model before this field), which costs an event per reducer per map.
 	ShuffleEventPollMs Ms
+	// AMHeartbeatMs: a container given to a job with an AM is started when
+	// the AM next calls allocate(), every AMHeartbeatMs from its
+	// registration (AMStartupMs after its own start); until then it holds
+	// its resources and its task makes no progress. MapReduce's AM calls
+	// every second (yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms,
+	// 1000). Zero takes the default; a negative value starts containers at
+	// once (the model before this field). Jobs without an AM (toy
+	// examples) and typed-slot TaskTrackers (Hadoop 1 has no AM) start at
+	// once.
+	AMHeartbeatMs Ms
 	// Uncontended runs every task at its nominal speed whatever its node's
 	// actual usage: no processor sharing of CPU or disk and no swapping
 	// (usage is still drawn, sampled and reported). A task's run time then
@@ -104,6 +114,7 @@ var DefaultModel = Model{
 	ReducePreemptMs:    300 * MsPerS,
 	AMTickMs:           10 * MsPerS,
 	ShuffleEventPollMs: MsPerS,
+	AMHeartbeatMs:      MsPerS,
 }
 
 func (m Model) withDefaults() Model {
@@ -122,6 +133,9 @@ func (m Model) withDefaults() Model {
 	d.AMStartupMs = negativeZeroOr(m.AMStartupMs, d.AMStartupMs)
 	d.DiskThrashExponent = negativeZeroOr(m.DiskThrashExponent, d.DiskThrashExponent)
 	d.Uncontended = m.Uncontended
+	if m.AMHeartbeatMs != 0 {
+		d.AMHeartbeatMs = max(m.AMHeartbeatMs, -1)
+	}
 	if m.ShuffleEventPollMs != 0 {
 		d.ShuffleEventPollMs = max(m.ShuffleEventPollMs, -1)
 	}

@@ -39,7 +39,7 @@ func CheckInvariants(s *Sim) error {
 		if g != n.Alloc || o != n.OppAlloc {
 			return fmt.Errorf("t=%d node %d: allocation %v/%v, containers hold %v/%v", s.now, n.ID, n.Alloc, n.OppAlloc, g, o)
 		}
-		if !n.Alloc.Fits(n.Spec.Cap) {
+		if !s.policy.Calc().Fits(n.Alloc, n.Spec.Cap) {
 			return fmt.Errorf("t=%d node %d: guaranteed allocation %v exceeds capacity %v", s.now, n.ID, n.Alloc, n.Spec.Cap)
 		}
 		if n.Alloc.VCores < 0 || n.Alloc.MemMB < 0 || n.OppAlloc.VCores < 0 || n.OppAlloc.MemMB < 0 {

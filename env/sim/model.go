@@ -111,6 +111,10 @@ type slot struct {
 // Free is the capacity not guaranteed to any container.
 func (n *Node) Free() Res { return n.Spec.Cap.Sub(n.Alloc) }
 
+// FitsFree reports whether r fits node n's free resources as the policy's
+// Calculator compares them (with MemoryOnly, vCores are not compared).
+func (s *Sim) FitsFree(r Res, n *Node) bool { return s.policy.Calc().Fits(r, n.Free()) }
+
 // Job is a job at run time.
 type Job struct {
 	ID   int32

@@ -317,14 +317,18 @@ func (s *Sim) rates(n *Node, gates []float64, moved bool, cpuShare, ioShare, mem
 			continue
 		}
 		if sl.flags&slotStall != 0 {
-			if t := n.Containers[i]; t.stall > s.now {
-				// Paging its data back in after a swapped-out suspension.
+			t := n.Containers[i]
+			if t.stall > s.now {
+				// Waiting for its AM to start it (Model.AMHeartbeatMs), or
+				// paging its data back in after a swapped-out suspension.
 				sl.rate = 0
 				if dt := float64(t.stall-s.now) / 1000; dt < next {
 					next = dt
 				}
 				continue
 			}
+			t.stall = 0
+			sl.flags = sl.flags&^slotStall | slotRate
 		}
 		if moved || sl.flags&(slotRate|slotStall) != 0 {
 			sl.rate = s.rateOf(n.Containers[i], n, cpuShare, ioShare, memFactor)

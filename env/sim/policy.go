@@ -29,6 +29,29 @@ type Policy struct {
 	// State exposes internal state (delta, R_R, blocked resources, ...) to
 	// observations and reports.
 	State []StateVar
+	// Calculator is how the scheduler compares a request with a node's free
+	// resources: the engine launches and reserves guaranteed containers by
+	// it, and the invariants hold guaranteed allocations within capacity in
+	// its terms (with MemoryOnly a node's vCores may be over-committed, as
+	// Hadoop's CapacityScheduler does at its defaults). Zero: EveryResource.
+	Calculator Calculator
+	// CalculatorParam, when set, is a parameter choosing the calculator
+	// instead: 0 MemoryOnly (DefaultResourceCalculator), 1 EveryResource
+	// (DominantResourceCalculator). Set it before the run: switching to
+	// EveryResource on a node whose vCores are over-committed launches
+	// nothing there until they are free again.
+	CalculatorParam *float64
+}
+
+// Calc is the calculator in force (Calculator, or CalculatorParam's).
+func (p *Policy) Calc() Calculator {
+	if p.CalculatorParam != nil {
+		if *p.CalculatorParam >= 1 {
+			return EveryResource
+		}
+		return MemoryOnly
+	}
+	return p.Calculator
 }
 
 // Admitter decides whether a waiting job may start.

@@ -24,6 +24,37 @@ func (r Res) Sub(o Res) Res { return Res{r.VCores - o.VCores, r.MemMB - o.MemMB}
 // Fits reports whether r fits inside avail in every dimension.
 func (r Res) Fits(avail Res) bool { return r.VCores <= avail.VCores && r.MemMB <= avail.MemMB }
 
+// Calculator is how a scheduler compares resources, Hadoop's
+// ResourceCalculator: whether a request fits a node's free resources.
+type Calculator uint8
+
+const (
+	// EveryResource: a request fits when each of its resources fits
+	// (Resources.fitsIn; what the FairScheduler checks, and the
+	// CapacityScheduler with the DominantResourceCalculator).
+	EveryResource Calculator = iota
+	// MemoryOnly: a request fits when its memory fits; vCores are not
+	// compared and a node's may be over-committed (the CapacityScheduler's
+	// default DefaultResourceCalculator: yarn.scheduler.capacity.
+	// resource-calculator).
+	MemoryOnly
+)
+
+// Fits reports whether r fits inside avail as c compares them.
+func (c Calculator) Fits(r, avail Res) bool {
+	if c == MemoryOnly {
+		return r.MemMB <= avail.MemMB
+	}
+	return r.Fits(avail)
+}
+
+func (c Calculator) String() string {
+	if c == MemoryOnly {
+		return "memory only (DefaultResourceCalculator)"
+	}
+	return "every resource"
+}
+
 // IsZero reports whether r requests nothing.
 func (r Res) IsZero() bool { return r.VCores == 0 && r.MemMB == 0 }
 

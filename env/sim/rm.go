@@ -35,7 +35,7 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	if !s.Requestable(t) {
 		return fmt.Errorf("launch %s: task is not requested yet", t)
 	}
-	if kind == Guaranteed && !alloc.Fits(n.Free()) {
+	if kind == Guaranteed && !s.policy.Calc().Fits(alloc, n.Free()) {
 		return fmt.Errorf("launch %s on node %d: request %v does not fit free %v", t, n.ID, alloc, n.Free())
 	}
 	if kind == Opportunistic && t.Kind == KindAM {
@@ -74,6 +74,14 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	}
 	t.shrunk = 0
 	t.swapped, t.swapIn, t.stall = 0, 0, 0
+	if hb := s.model.AMHeartbeatMs; hb > 0 && t.Kind != KindAM && j.AM != nil && !n.typed() {
+		// The container is the job's from now, but its AM picks it up and
+		// starts its process at the AM's next allocate() call, on its own
+		// heartbeat grid from its registration (MapReduce's
+		// RMContainerAllocator: the allocated containers come back in an
+		// allocate response, then the ContainerLauncher starts them).
+		t.stall = j.amReadyMs + ((s.now-j.amReadyMs)/hb+1)*hb
+	}
 	if alloc.VCores < t.Req.VCores {
 		t.shrunk = alloc.VCores
 	}
@@ -383,7 +391,7 @@ func (s *Sim) Kill(t *Task) error {
 	n := t.Node
 	s.advance(n)
 	s.record(t, Killed)
-	wasted := s.now - t.StartMs
+	wasted := s.now - t.StartMs // from its container's allocation
 	s.stats.Killed++
 	s.stats.WastedMs += wasted
 	s.removeContainer(t)
@@ -456,7 +464,7 @@ func (s *Sim) Resume(t *Task) error {
 	if t.shrunk > 0 {
 		want.VCores = t.shrunk
 	}
-	if t.Container == Guaranteed && !want.Fits(n.Free()) {
+	if t.Container == Guaranteed && !s.policy.Calc().Fits(want, n.Free()) {
 		return fmt.Errorf("resume %s: %v does not fit on node %d", t, want, n.ID)
 	}
 	s.advance(n)
@@ -522,7 +530,7 @@ func (s *Sim) Reserve(n *Node, t *Task) error {
 	if n.Reserved != nil && n.Reserved != t {
 		return fmt.Errorf("reserve node %d for %s: already reserved for %s", n.ID, t, n.Reserved)
 	}
-	if !t.Req.Fits(n.Spec.Cap) {
+	if !s.policy.Calc().Fits(t.Req, n.Spec.Cap) {
 		return fmt.Errorf("reserve node %d for %s: request %v exceeds the node's capacity", n.ID, t, t.Req)
 	}
 	if t.reservedOn != nil && t.reservedOn != n {

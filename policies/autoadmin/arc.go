@@ -60,7 +60,7 @@ func amFits(s *sim.Sim, j *sim.Job) bool {
 		return true
 	}
 	for _, n := range s.Nodes {
-		if n.Reserved == nil && j.Spec.AM.Fits(n.Free()) {
+		if n.Reserved == nil && s.FitsFree(j.Spec.AM, n) {
 			return true
 		}
 	}

@@ -101,7 +101,7 @@ func (a *Allocator) IdleNoop() bool {
 // Allocate implements sim.Allocator.
 func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
 	if t := n.Reserved; t != nil {
-		if !t.Req.Fits(n.Free()) {
+		if !s.FitsFree(t.Req, n) {
 			return
 		}
 		if a.Allowed(s, t, n) && s.Launch(t, n, sim.Guaranteed) == nil {
@@ -123,7 +123,7 @@ func (a *Allocator) assignOne(s *sim.Sim, n *sim.Node) bool {
 		if t == nil {
 			continue
 		}
-		if !t.Req.Fits(n.Free()) {
+		if !s.FitsFree(t.Req, n) {
 			if !a.Reserve || a.Backfill > 0 {
 				continue // try the next job
 			}
@@ -170,7 +170,7 @@ func (a *Allocator) Ranked(s *sim.Sim) []*sim.Job {
 // the limits, or nil.
 func (a *Allocator) TaskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
 	// A node with less than MinAllocation free is no scheduling opportunity.
-	offered := !a.CapacityLocality || MinAllocation.Fits(n.Free())
+	offered := !a.CapacityLocality || s.FitsFree(MinAllocation, n)
 	max := sim.OffRack
 	if d := int(a.LocalityDelay); d > 0 {
 		switch {

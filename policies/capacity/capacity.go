@@ -22,6 +22,9 @@ type Queues struct {
 	queues []queue
 	// MaxAMPercent is maximum-am-resource-percent; negative switches it off.
 	MaxAMPercent float64
+	// Calculator is yarn.scheduler.capacity.resource-calculator: 0 the
+	// DefaultResourceCalculator (memory only), 1 the DominantResourceCalculator.
+	Calculator float64
 	sim          *sim.Sim
 }
 
@@ -151,6 +154,9 @@ func New(sp base.Spec) (*sim.Policy, error) {
 	p := &sim.Policy{Name: "capacity", Allocate: a, Params: &sim.Params{}}
 	p.Params.Add(sim.Param{Name: "max_am_percent", Doc: "share of a queue's capacity its AMs may hold (one AM always allowed); -1 switches it off",
 		Ref: "YARN CapacityScheduler maximum-am-resource-percent (default 0.1)", Min: -1, Max: 1, Default: 0.1, Value: &q.MaxAMPercent})
+	p.Params.Add(sim.Param{Name: "resource_calculator", Doc: "how requests are compared with free resources: 0 memory only (DefaultResourceCalculator: a node's vCores may be over-committed), 1 every resource (DominantResourceCalculator); set before the run",
+		Ref: "YARN CapacityScheduler yarn.scheduler.capacity.resource-calculator (default DefaultResourceCalculator)", Min: 0, Max: 1, Default: 0, Integer: true, Value: &q.Calculator})
+	p.CalculatorParam = &q.Calculator
 	a.Params(p.Params, 40)
 	p.State = []sim.StateVar{{Name: "max_queue_load", Doc: "largest guaranteed memory used / capacity over the queues, at the last heartbeat",
 		Get: q.maxLoad, Min: 0, Max: 100, Log: true}}

@@ -103,8 +103,9 @@ func (r *Reservation) Evaluate(s *sim.Sim, n *sim.Node, t *sim.Task) (Case, floa
 // later case comes back as case depth+1 with key +Inf. Depth CaseFree skips
 // the map-held resource, CaseMap the reducers' waits (Alg. 2).
 func (r *Reservation) evaluate(s *sim.Sim, n *sim.Node, t *sim.Task, depth Case) (Case, float64) {
+	calc := s.Policy().Calc() // the scheduler's fit test (Capacity: memory only)
 	free := n.Free()
-	if t.Req.Fits(free) {
+	if calc.Fits(t.Req, free) {
 		return CaseFree, -amount(free, t.Req)
 	}
 	if depth == CaseFree {
@@ -117,7 +118,7 @@ func (r *Reservation) evaluate(s *sim.Sim, n *sim.Node, t *sim.Task, depth Case)
 		}
 	}
 	fm := free.Add(mapR)
-	if t.Req.Fits(fm) {
+	if calc.Fits(t.Req, fm) {
 		return CaseMap, -amount(fm, t.Req)
 	}
 	if depth == CaseMap {
@@ -145,7 +146,7 @@ func (r *Reservation) evaluate(s *sim.Sim, n *sim.Node, t *sim.Task, depth Case)
 	var acc sim.Res
 	for _, rd := range reds {
 		acc = acc.Add(rd.alloc)
-		if need.Fits(acc) {
+		if calc.Fits(need, acc) {
 			return CaseReduce, rd.rem
 		}
 	}
@@ -242,7 +243,7 @@ func (so *SpreadOut) Choose(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.Nod
 				}
 			}
 		}
-		if !t.Req.Fits(sparkFree) {
+		if !s.Policy().Calc().Fits(t.Req, sparkFree) {
 			continue
 		}
 		better := best == nil

@@ -103,11 +103,11 @@ func (p *Placer) place(s *sim.Sim, t *sim.Task, n, exclude *sim.Node, reserve bo
 	case best == nil:
 		return false
 	case best == n:
-		if cur := t.ReservedOn(); cur != nil && !t.Req.Fits(n.Free()) {
+		if cur := t.ReservedOn(); cur != nil && !s.FitsFree(t.Req, n) {
 			s.Unreserve(cur) // the loop reserves n instead
 		}
 		return true
-	case t.Req.Fits(best.Free()):
+	case s.FitsFree(t.Req, best):
 		if !p.Allowed(s, t, best) {
 			return false
 		}

@@ -99,7 +99,7 @@ func (sh *Shrinker) Assign(s *sim.Sim, n *sim.Node, pl *Placer) {
 			// The limits (queue max-capacity) see the size launched.
 			probe := *t
 			probe.Req = size
-			if !size.Fits(n.Free()) || !pl.Allowed(s, &probe, n) {
+			if !s.FitsFree(size, n) || !pl.Allowed(s, &probe, n) {
 				break
 			}
 			if err := pl.Launch(s, t, n, size); err != nil {

@@ -201,7 +201,7 @@ func (su *Suspender) Assign(s *sim.Sim, n *sim.Node, pl *Placer) {
 		}
 		for _, local := range []bool{true, false} {
 			for _, t := range ms.Tasks {
-				if !t.Req.Fits(n.Free()) {
+				if !s.FitsFree(t.Req, n) {
 					break
 				}
 				if t.State != sim.TaskPending || !s.Requestable(t) || (local && s.LocalityOf(t, n) != sim.NodeLocal) {

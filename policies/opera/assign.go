@@ -45,7 +45,7 @@ func (o *Opera) Eligible(t *sim.Task) bool {
 // requests of the normal tasks (Eq. 6), which is the node's free capacity.
 // The comparison is YARN's (a request that exactly fits is granted).
 func (o *Opera) normalAssign(s *sim.Sim, n *sim.Node, t *sim.Task) bool {
-	if !t.Req.Fits(n.Free()) || (n.Reserved != nil && n.Reserved != t) {
+	if !s.FitsFree(t.Req, n) || (n.Reserved != nil && n.Reserved != t) {
 		return false
 	}
 	if err := s.Launch(t, n, sim.Guaranteed); err != nil {

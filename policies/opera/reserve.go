@@ -166,7 +166,7 @@ func (o *Opera) canPlace(s *sim.Sim, n *sim.Node, t *sim.Task) bool {
 	if !o.Fair.Allowed(s, t, n) {
 		return false
 	}
-	if t.Req.Fits(n.Free()) && (n.Reserved == nil || n.Reserved == t) {
+	if s.FitsFree(t.Req, n) && (n.Reserved == nil || n.Reserved == t) {
 		return true
 	}
 	return t.Kind != sim.KindAM && o.fitsOA(t) && o.Eligible(t)

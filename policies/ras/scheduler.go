@@ -61,7 +61,7 @@ func (r *RAS) Allocate(s *sim.Sim, n *sim.Node) {
 					continue
 				}
 				t := js.nextTask(s, n, reduce)
-				if t == nil || !t.Req.Fits(n.Free()) || s.Launch(t, n, sim.Guaranteed) != nil {
+				if t == nil || !s.FitsFree(t.Req, n) || s.Launch(t, n, sim.Guaranteed) != nil {
 					continue
 				}
 				now = now.add(d)
@@ -80,7 +80,7 @@ func (r *RAS) Allocate(s *sim.Sim, n *sim.Node) {
 // launchAMs starts pending ApplicationMasters that fit node n.
 func (r *RAS) launchAMs(s *sim.Sim, n *sim.Node) {
 	for _, j := range s.Active() {
-		if am := j.AM; am != nil && am.State == sim.TaskPending && am.Req.Fits(n.Free()) && n.Reserved == nil {
+		if am := j.AM; am != nil && am.State == sim.TaskPending && s.FitsFree(am.Req, n) && n.Reserved == nil {
 			_ = s.Launch(am, n, sim.Guaranteed)
 		}
 	}
