@@ -4,7 +4,7 @@ BIN := bin/yarngym
 # bash for pipefail in gotest
 SHELL := /bin/bash
 
-.PHONY: build demo test vet gotest bench fuzz clean
+.PHONY: build demo test vet gotest bench fuzz clean oracle oracletest
 
 build:
 	$(GO) build -o $(BIN) ./cmd/yarngym
@@ -31,6 +31,22 @@ gotest: chromium
 	@set -o pipefail; $(GO) test -json ./... | $(GO) run ./internal/testprogress
 
 test: vet gotest pytest
+
+# The oracle (oracle/): a Maven module driving Hadoop 3.3.6's own
+# FairScheduler and CapacityScheduler in simulated time. The first build
+# resolves hadoop-yarn-server-resourcemanager and hadoop-common from Maven
+# Central (~90 MB in ~/.m2, about a minute); later builds run offline.
+# Its own JUnit tests run in the package phase.
+MVN ?= mvn
+oracle:
+	@if [ -d $$HOME/.m2/repository/org/apache/hadoop/hadoop-yarn-server-resourcemanager/3.3.6 ]; then \
+	  $(MVN) -q -f oracle/pom.xml -o package || $(MVN) -q -f oracle/pom.xml package; \
+	else echo "oracle: resolving Hadoop 3.3.6 from Maven Central (first build)"; $(MVN) -q -f oracle/pom.xml package; fi
+
+# The comparison suite: every scenario in oracle/scenarios under yarngym's
+# fair and capacity beside Hadoop's own schedulers (go test -tags oracle).
+oracletest: oracle
+	$(GO) test -tags oracle -count=1 ./oracle/
 
 # The Python package (bindings/python) in a virtualenv .venv, made if missing:
 # installs the build tools, then yarngym itself (editable; its build hook runs

@@ -10,6 +10,8 @@
 //	yarngym baselines TASK|all [--workers K] [--write DIR] [--grid] [--format table|json]
 //	yarngym learn TASK[,TASK...]|all [--algo grid|random|cmaes|ppo[,...]] [--budget N|ALGO=N,...] [--seed S] [--out DIR]
 //	yarngym evaluate TASK --model DIR
+//	yarngym export SCENARIO [--policy fair|capacity] [--seed N] [--out FILE]
+//	yarngym oracle SCENARIO [--policy fair|capacity] [--seed N] [--out DIR]
 //
 // 'yarngym COMMAND --help' prints a command's flags and an example (see
 // command in flags.go: a new subcommand parses its flags through one).
@@ -45,6 +47,8 @@ const usage = `usage:
   yarngym baselines TASK|all [--workers K] [--write DIR] [--grid] [--format table|json]
   yarngym learn TASK[,TASK...]|all [--algo grid|random|cmaes|ppo[,...]] [--budget N|ALGO=N,...] [--seed S] [--out DIR]
   yarngym evaluate TASK --model DIR
+  yarngym export SCENARIO [--policy fair|capacity] [--seed N] [--out FILE]
+  yarngym oracle SCENARIO [--policy fair|capacity] [--seed N] [--out DIR]
 
 SCENARIO is a built-in scenario (see 'yarngym scenarios') or a TOML file.
 --set NAME=VALUE sets a policy parameter (see 'yarngym policies');
@@ -93,6 +97,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		err = cmdLearn(args[1:], stdout, stderr)
 	case "evaluate":
 		err = cmdEvaluate(args[1:], stdout)
+	case "export":
+		err = cmdExport(args[1:], stdout)
+	case "oracle":
+		err = cmdOracle(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) > 1 { // yarngym help CMD is yarngym CMD --help
 			return run([]string{args[1], "--help"}, stdout, stderr)

@@ -219,14 +219,20 @@ func profileNames() string {
 	return strings.Join(n, ", ")
 }
 
+// Spec is what the file declares for the policy factories: its queues.
+func (sc *Scenario) Spec() base.Spec {
+	var spec base.Spec
+	for _, q := range sc.File.Policy.Queues {
+		spec.Queues = append(spec.Queues, base.Queue{Name: q.Name, Weight: q.Weight, Capacity: q.Capacity, MaxCapacity: q.MaxCapacity})
+	}
+	return spec
+}
+
 // policy builds the named policy with the file's queues, applying the file's
 // parameters (when it is the file's own policy) and the --set overrides.
 func (sc *Scenario) policy(name string) (*sim.Policy, error) {
 	f := &sc.File
-	spec := base.Spec{}
-	for _, q := range f.Policy.Queues {
-		spec.Queues = append(spec.Queues, base.Queue{Name: q.Name, Weight: q.Weight, Capacity: q.Capacity, MaxCapacity: q.MaxCapacity})
-	}
+	spec := sc.Spec()
 	var known []string
 	for _, in := range policies.All() {
 		known = append(known, in.Name)

@@ -1,0 +1,111 @@
+//go:build oracle
+
+package oracle_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"yarngym/env/scenario"
+	"yarngym/oracle"
+)
+
+// known lists the suite's pairs that do not meet the bar, each with why and
+// its measured size; they run and are reported, and a known pair that
+// starts to agree fails the test so that the entry is removed. Empty: every
+// pair agrees.
+var known = map[string]string{}
+
+// TestSuite runs every scenario of the comparison suite (scenarios/*.toml)
+// under yarngym's fair and capacity beside Hadoop 3.3.6's own
+// FairScheduler and CapacityScheduler on the same realised workload, and
+// asks of each pair that at least 90 % of the jobs finish within 10 % of
+// Hadoop's completion time and that the mean completion time is within 5 %.
+func TestSuite(t *testing.T) {
+	d := driver(t)
+	files, err := filepath.Glob("scenarios/*.toml")
+	if err != nil || len(files) < 8 {
+		t.Fatalf("the suite has %d scenarios (want at least 8): %v", len(files), err)
+	}
+	var mu = make(chan struct{}, 1)
+	var lines []string
+	for _, f := range files {
+		for _, policy := range []string{"fair", "capacity"} {
+			name := strings.TrimSuffix(filepath.Base(f), ".toml") + "/" + policy
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				sc, err := scenario.Load(f, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := oracle.Run(sc, policy, sc.File.Seed, d, t.TempDir())
+				if err != nil {
+					t.Fatal(err)
+				}
+				c := res.Comparison
+				line := fmt.Sprintf("%-20s %3d of %3d jobs within 10 %% (%3.0f %%), mean ratio %.3f", name, c.Within, len(c.Rows), 100*c.Share, c.MeanRatio)
+				mu <- struct{}{}
+				lines = append(lines, line)
+				<-mu
+				why, marked := known[name]
+				switch {
+				case !c.Agrees() && !marked:
+					t.Errorf("%s: below the bar (90 %% within 10 %%, mean within 5 %%)", line)
+				case c.Agrees() && marked:
+					t.Errorf("%s: agrees now; remove it from known (%s)", line, why)
+				case marked:
+					t.Logf("%s: known difference: %s", line, why)
+				}
+			})
+		}
+	}
+	t.Cleanup(func() {
+		sort.Strings(lines)
+		t.Log("suite:\n" + strings.Join(lines, "\n"))
+	})
+}
+
+// TestDriverDeterministic: the same exchange document gives the same bytes
+// from the driver, run after run.
+func TestDriverDeterministic(t *testing.T) {
+	d := driver(t)
+	sc, err := scenario.Load("scenarios/mr.toml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := oracle.ExportScenario(sc, "fair", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outs [2][2][]byte
+	for i := range outs {
+		dir := t.TempDir()
+		if _, _, err := d.Run(doc, dir); err != nil {
+			t.Fatal(err)
+		}
+		for k, f := range []string{"jobs.csv", "tasks.csv"} {
+			if outs[i][k], err = os.ReadFile(filepath.Join(dir, "hadoop", f)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for k, f := range []string{"jobs.csv", "tasks.csv"} {
+		if len(outs[0][k]) < 1000 || !bytes.Equal(outs[0][k], outs[1][k]) {
+			t.Errorf("%s: %d and %d bytes, not the same", f, len(outs[0][k]), len(outs[1][k]))
+		}
+	}
+}
+
+func driver(t testing.TB) *oracle.Driver {
+	t.Helper()
+	d, err := oracle.FindDriver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
