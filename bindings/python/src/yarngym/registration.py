@@ -26,7 +26,9 @@ worker, stable-baselines3's SubprocVecEnv with start_method="spawn") takes
 the id with its module, ``"yarngym:yarngym/OPERA-v0"``: gymnasium imports
 the module named before the colon, and so registers the ids, before it looks
 the id up. (gymnasium >= 1.0 no longer loads packages' ``gymnasium.envs``
-entry points, so a plain id cannot register itself in a fresh process.)
+entry points, so a plain id cannot register itself in a fresh process.) On
+Ray, ``ray.init(runtime_env={"worker_process_setup_hook":
+"yarngym.register_envs"})`` registers them in every worker instead.
 Forkserver workers (SubprocVecEnv's default) need no prefix: importing
 yarngym adds it to multiprocessing's forkserver preload list
 (:func:`preload_in_forkserver`).
