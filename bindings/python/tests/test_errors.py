@@ -312,7 +312,10 @@ def test_timeline_below_a_millisecond_is_refused():
             yarngym.run("quick", seed=1, timeline_s=bad)
     r = yarngym.run("quick", seed=1, timeline_s=0.001)  # the engine's resolution: taken
     assert r.timeline["t_s"].size > 1 and r.timeline["t_s"][1] - r.timeline["t_s"][0] == pytest.approx(0.001)
-    # The C ABI refuses it too.
+    # So does the scenario's own run.timeline_s, and the C ABI.
+    with pytest.raises(YarnGymError, match="run.timeline_s: 0.0005 s is below the engine's resolution of 1 ms") as e:
+        yarngym.run("quick", seed=1, sets={"run.timeline_s": 0.0005})
+    assert e.value.status == 1
     ffi, lib = _raw()
     h = ffi.new("int64_t *")
     assert lib.yg_run_new(b'{"scenario": "quick", "timeline_s": 0.0005}', h) == lib.YG_ERR_INVALID
