@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -266,11 +267,24 @@ func (c *batchCore) drain() {
 	}
 }
 
-// one runs the current call on env i. A panic becomes env i's error.
+// PanicError is env i's error when its reset or step panicked: a bug in
+// yarngym, not in the caller's input. That env is left in an unknown state
+// and must not be used again (the C ABI refuses every later call on its
+// batch). Batch's calls return it wrapped ("env 3: panic: ..."); find it
+// with errors.As.
+type PanicError struct {
+	Value any    // what was passed to panic
+	Stack []byte // the panicking goroutine's stack (runtime/debug.Stack)
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+
+// one runs the current call on env i. A panic becomes env i's error, a
+// *PanicError.
 func (c *batchCore) one(i int) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("panic: %v", r)
+			err = &PanicError{Value: r, Stack: debug.Stack()}
 		}
 	}()
 	e := c.envs[i]

@@ -1,6 +1,7 @@
 package env
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -308,6 +309,44 @@ func TestBatchErrors(t *testing.T) {
 	b.Close()
 	if err := b.Reset([]uint64{1, 2, 3, 4}, nil, obs); err == nil {
 		t.Error("a closed batch still runs")
+	}
+}
+
+// A panic inside an env's engine comes back as that env's error, a
+// *PanicError carrying the panic's value and stack, and the batch's other
+// envs and workers carry on.
+func TestBatchPanicIsAPanicError(t *testing.T) {
+	b, err := NewBatch(Config{Scenario: "quick"}, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	b.Env(1).SetSimOptions(func(c *sim.Config) {
+		c.AfterEvent = func(s *sim.Sim) {
+			if s.Now() >= 30_000 {
+				panic("deliberate")
+			}
+		}
+	})
+	obs := make([]float32, 3*b.ObsDim())
+	if err := b.Reset([]uint64{1, 2, 3}, nil, obs); err != nil {
+		t.Fatal(err)
+	}
+	rew, term, trunc := make([]float64, 3), make([]bool, 3), make([]bool, 3)
+	err = b.Step(nil, obs, rew, term, trunc, nil)
+	var pe *PanicError
+	if !errors.As(err, &pe) || pe.Value != "deliberate" || err.Error() != "env 1: panic: deliberate" {
+		t.Fatalf("step error %v (%T), want env 1's *PanicError", err, err)
+	}
+	if !strings.Contains(string(pe.Stack), "batch_test.go") {
+		t.Errorf("the stack does not show where the panic was raised:\n%s", pe.Stack)
+	}
+	// Env 0 and 2 stepped; the pool still works.
+	if b.Infos()[0].Step != 1 || b.Infos()[2].Step != 1 {
+		t.Errorf("the other envs did not step: %+v", b.Infos())
+	}
+	if err := b.Reset([]uint64{1, 2, 3}, []bool{true, false, true}, obs); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -80,11 +80,11 @@ const Tolerance = 0.10
 
 // Row is one job on both sides.
 type Row struct {
-	ID                 int
-	Name               string
-	YarngymS, HadoopS  float64 // completion times (NaN: not finished)
-	Ratio              float64 // yarngym / Hadoop
-	Within             bool    // |Ratio - 1| <= Tolerance
+	ID                  int
+	Name                string
+	YarngymS, HadoopS   float64 // completion times (NaN: not finished)
+	Ratio               float64 // yarngym / Hadoop
+	Within              bool    // |Ratio - 1| <= Tolerance
 	YarngymSt, HadoopSt string
 }
 

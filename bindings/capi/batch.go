@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -50,6 +51,25 @@ const (
 // maxEnvs bounds one batch's size (a sanity check on the caller's n).
 const maxEnvs = 1 << 20
 
+// maxThreads is the largest count yg_set_threads takes: 4 x the CPUs this
+// process may run on (runtime.NumCPU: its affinity mask), at least 256.
+// GOMAXPROCS bounds the threads running Go code at once; the engine is
+// CPU-bound, so more than the CPUs only adds scheduler state (per-P caches,
+// a GC worker each) and context switches, and a huge count exhausts memory
+// (2^31-1 kills the process; 100,000 takes minutes). 4x leaves room to
+// oversubscribe (a CPU quota smaller than the mask, experiments), and the
+// floor of 256 lets a small machine match a larger cluster's setting.
+func maxThreads() int { return max(256, 4*runtime.NumCPU()) }
+
+// checkThreads checks yg_set_threads' n (n <= 0 only reads the count).
+func checkThreads(n int) error {
+	if m := maxThreads(); n > m {
+		return invalidf("set_threads: n = %d, want 1 to %d (4 x the %d CPUs this process may use, at least 256; 0 or less reads the count)",
+			n, m, runtime.NumCPU())
+	}
+	return nil
+}
+
 // statusError is an error with the status code the export returns.
 type statusError struct {
 	code int32
@@ -62,12 +82,17 @@ func invalidf(format string, a ...any) error {
 	return &statusError{statusInvalid, fmt.Sprintf(format, a...)}
 }
 
-// statusOf maps an error to its status code: a statusError's code, else
-// statusEnv (the environment refused the call).
+// statusOf maps an error to its status code: a statusError's code,
+// statusPanic for an env's panic (*env.PanicError), else statusEnv (the
+// environment refused the call).
 func statusOf(err error) int32 {
 	var se *statusError
 	if errors.As(err, &se) {
 		return se.code
+	}
+	var pe *env.PanicError
+	if errors.As(err, &pe) {
+		return statusPanic
 	}
 	return statusEnv
 }
@@ -105,6 +130,8 @@ type batch struct {
 	auto              bool   // same-step autoreset (env.Batch.Step), else env.Batch.StepSome
 	mask              []bool // the reset mask, converted from bytes
 	freed             bool
+	id                int64  // the handle
+	poison            string // the panic that made the handle unusable ("": none; see panics.go)
 }
 
 // handles maps handle ids to batches. Ids count up from 1 and are never
@@ -157,6 +184,7 @@ func newBatch(configJSON string, n, workers, flags int) (int64, error) {
 	handles.Lock()
 	defer handles.Unlock()
 	handles.last++
+	h.id = handles.last
 	handles.m[handles.last] = h
 	return handles.last, nil
 }
@@ -189,14 +217,30 @@ func freeBatch(id int64) {
 	h.b = nil
 }
 
-// use locks h for a call; the returned function unlocks it.
+// use locks h for a call; the returned function unlocks it. A poisoned
+// handle (an earlier call panicked) refuses every call.
 func (h *batch) use(id int64) (func(), error) {
 	h.mu.Lock()
 	if h.freed {
 		h.mu.Unlock()
 		return nil, &statusError{statusHandle, fmt.Sprintf("handle %d: freed", id)}
 	}
+	if h.poison != "" {
+		h.mu.Unlock()
+		return nil, poisonedErr(id, h.poison)
+	}
 	return h.mu.Unlock, nil
+}
+
+// failed returns the error of a reset or step: an env's panic poisons the
+// handle (h.mu is held) and becomes YG_ERR_PANIC.
+func (h *batch) failed(err error) error {
+	detail, ok := envPanic(err)
+	if !ok {
+		return err
+	}
+	h.poison = detail
+	return panicErr(detail, h.id)
 }
 
 // str returns a text property (see yg_batch_string).
@@ -230,7 +274,7 @@ func (h *batch) reset(seeds []uint64, mask []byte, obs []float32, info []float64
 		m = h.mask
 	}
 	if err := h.b.Reset(seeds, m, obs); err != nil {
-		return err
+		return h.failed(err)
 	}
 	if info != nil {
 		k := len(infoNames)
@@ -253,7 +297,7 @@ func (h *batch) step(actions []float64, obs []float32, rewards []float64, term, 
 		err = h.b.StepSome(nil, actions, obs, rewards, term, trunc)
 	}
 	if err != nil {
-		return err
+		return h.failed(err)
 	}
 	if info != nil {
 		k := len(infoNames)

@@ -2,15 +2,20 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"yarngym/env"
+	"yarngym/env/sim"
 	"yarngym/env/task"
 )
 
@@ -43,6 +48,21 @@ func TestHeaderListsEveryExport(t *testing.T) {
 	slices.Sort(protos)
 	if !slices.Equal(exports, protos) {
 		t.Fatalf("exports %v, header prototypes %v", exports, protos)
+	}
+	// The test hooks of a yarngym_debug build (debughook.go) are declared in
+	// yarngym_debug.h, not in the public header.
+	dh, err := os.ReadFile("yarngym_debug.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("debughook.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dexp := regexp.MustCompile(`(?m)^//export (\w+)$`).FindAllStringSubmatch(string(src), -1)
+	dproto := regexp.MustCompile(`(?m)^int32_t (yg_\w+)\(`).FindAllStringSubmatch(string(dh), -1)
+	if len(dexp) != 1 || len(dproto) != 1 || dexp[0][1] != dproto[0][1] || !strings.HasPrefix(string(src), "//go:build yarngym_debug\n") {
+		t.Fatalf("debughook.go exports %v, yarngym_debug.h declares %v (and the file must build only with the yarngym_debug tag)", dexp, dproto)
 	}
 	for _, c := range []struct {
 		name string
@@ -348,5 +368,188 @@ func TestEvaluate(t *testing.T) {
 		if _, err := evaluate(c.js); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v", c.js, err)
 		}
+	}
+}
+
+// use is what every export on a batch handle does first (open, without
+// cgo): look it up and lock it.
+func use(id int64) error {
+	h, err := lookup(id)
+	if err != nil {
+		return err
+	}
+	unlock, err := h.use(id)
+	if err == nil {
+		unlock()
+	}
+	return err
+}
+
+// panicAt makes every env of handle id panic, from its next reset, at the
+// first engine event at or after atMs.
+func panicAt(t *testing.T, id int64, atMs sim.Ms) {
+	t.Helper()
+	h, err := lookup(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range h.n {
+		h.b.Env(i).SetSimOptions(func(c *sim.Config) {
+			c.AfterEvent = func(s *sim.Sim) {
+				if s.Now() >= atMs {
+					panic(fmt.Sprintf("deliberate at %d ms", s.Now()))
+				}
+			}
+		})
+	}
+}
+
+// An engine panic is YG_ERR_PANIC (not an env error) naming the panic and
+// where it was raised, and poisons the handle: every later call but free
+// returns YG_ERR_PANIC naming the original panic.
+func TestEnginePanicPoisonsTheHandle(t *testing.T) {
+	for _, auto := range []bool{true, false} {
+		flags := 0
+		if !auto {
+			flags = flagNoAutoreset
+		}
+		id, err := newBatch(`{"scenario":"quick","controlled":["max_am_share"]}`, 2, 2, flags)
+		if err != nil {
+			t.Fatal(err)
+		}
+		panicAt(t, id, 90_000)
+		h, _ := lookup(id)
+		od, k := h.obsDim, len(infoNames)
+		obs, info := make([]float32, 2*od), make([]float64, 2*k)
+		rew, term, trunc, fin := make([]float64, 2), make([]bool, 2), make([]bool, 2), make([]float32, 2*od)
+		if err := h.reset([]uint64{1, 2}, nil, obs, info); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.step([]float64{0.5, 0.5}, obs, rew, term, trunc, fin, info); err != nil {
+			t.Fatalf("the first 60 s step: %v", err)
+		}
+		err = h.step([]float64{0.5, 0.5}, obs, rew, term, trunc, fin, info)
+		if err == nil || statusOf(err) != statusPanic {
+			t.Fatalf("auto=%v: the panicking step returned %v, want YG_ERR_PANIC", auto, err)
+		}
+		first := err.Error()
+		for _, want := range []string{panicPrefix, "env 0: deliberate at", "[at ", "batch_test.go:", fmt.Sprintf("handle %d can no longer be used", id)} {
+			if !strings.Contains(first, want) {
+				t.Errorf("auto=%v: %q does not say %q", auto, first, want)
+			}
+		}
+		original := strings.TrimSuffix(strings.TrimPrefix(first, panicPrefix), fmt.Sprintf("; handle %d can no longer be used: free it (close the environment) and create a new one", id))
+		// Every export on the handle but free goes through use, refused now.
+		for range 2 {
+			err := use(id)
+			if err == nil || statusOf(err) != statusPanic || !strings.Contains(err.Error(), original) ||
+				!strings.Contains(err.Error(), fmt.Sprintf("handle %d is unusable", id)) {
+				t.Errorf("auto=%v: a call after the panic: %v; want YG_ERR_PANIC naming %q", auto, err, original)
+			}
+		}
+		freeBatch(id)
+		freeBatch(id)
+		if _, err := lookup(id); statusOf(err) != statusHandle {
+			t.Errorf("freed poisoned handle: %v", err)
+		}
+	}
+}
+
+// A panic in an export itself (guardHandle) poisons the handle too; a run
+// handle is poisoned the same way.
+func TestPoisonHandle(t *testing.T) {
+	id, err := newBatch(`{"scenario":"quick"}`, 1, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer freeBatch(id)
+	err = poisonHandle(id, "boom [at x.go:1]")
+	if statusOf(err) != statusPanic || err.Error() != panicPrefix+"boom [at x.go:1]; handle "+strconv.FormatInt(id, 10)+
+		" can no longer be used: free it (close the environment) and create a new one" {
+		t.Fatalf("poisonHandle: %v", err)
+	}
+	if err := use(id); statusOf(err) != statusPanic || !strings.Contains(err.Error(), "boom [at x.go:1]") {
+		t.Fatalf("a poisoned batch: %v", err)
+	}
+	_ = poisonHandle(id, "second")
+	if err := use(id); strings.Contains(err.Error(), "second") {
+		t.Fatalf("a second panic replaced the first: %v", err)
+	}
+	rid, err := newRun(`{"scenario":"quick","seed":1}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer freeRun(rid)
+	_ = poisonHandle(rid, "run boom")
+	if _, err := lookupRun(rid); statusOf(err) != statusPanic || !strings.Contains(err.Error(), "run boom") {
+		t.Fatalf("a poisoned run: %v", err)
+	}
+	if err := poisonHandle(0, "no handle"); err.Error() != panicPrefix+"no handle" {
+		t.Fatalf("handle 0: %v", err)
+	}
+}
+
+// The evaluation of a task reports an env's panic as YG_ERR_PANIC too.
+func TestEnvPanicStatus(t *testing.T) {
+	err := fmt.Errorf("env 3: %w", &env.PanicError{Value: "x"})
+	if statusOf(err) != statusPanic {
+		t.Fatalf("status %d", statusOf(err))
+	}
+	if d, ok := envPanic(err); !ok || d != "env 3: x" {
+		t.Fatalf("envPanic: %q %v", d, ok)
+	}
+	if _, ok := envPanic(errors.New("panic: not a PanicError")); ok {
+		t.Fatal("a plain error taken for a panic")
+	}
+}
+
+func TestPanicLocation(t *testing.T) {
+	var stack []byte
+	func() {
+		defer func() { recover(); stack = debug.Stack() }()
+		var m map[string]int
+		m["x"]++ // a runtime panic: assignment to entry in nil map
+	}()
+	loc := panicLocation(stack)
+	if !strings.Contains(loc, "batch_test.go:") {
+		t.Fatalf("location %q in\n%s", loc, stack)
+	}
+	if panicLocation([]byte("goroutine 1 [running]:\nmain.f()\n\tf.go:1 +0x1\n")) != "" {
+		t.Fatal("a stack without panic() has a location")
+	}
+}
+
+func TestSetThreadsBounds(t *testing.T) {
+	m := maxThreads()
+	if m < 256 || m < 4*runtime.NumCPU() {
+		t.Fatalf("maxThreads %d", m)
+	}
+	for _, n := range []int{-1, 0, 1, m} {
+		if err := checkThreads(n); err != nil {
+			t.Errorf("n = %d refused: %v", n, err)
+		}
+	}
+	for _, n := range []int{m + 1, 1<<31 - 1} {
+		if err := checkThreads(n); err == nil || statusOf(err) != statusInvalid || !strings.Contains(err.Error(), fmt.Sprintf("want 1 to %d", m)) {
+			t.Errorf("n = %d: %v", n, err)
+		}
+	}
+}
+
+func TestRunTimelineResolution(t *testing.T) {
+	for _, ts := range []string{"0.0005", "1e-9"} {
+		if _, err := newRun(`{"scenario":"quick","timeline_s":` + ts + `}`); err == nil || statusOf(err) != statusInvalid ||
+			!strings.Contains(err.Error(), "resolution of 1 ms") {
+			t.Errorf("timeline_s %s: %v", ts, err)
+		}
+	}
+	id, err := newRun(`{"scenario":"quick","seed":1,"timeline_s":0.001}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer freeRun(id)
+	r, _ := lookupRun(id)
+	if tl := r.res.Sim.Timeline(); len(tl) < 2 || tl[1].AtMs-tl[0].AtMs != 1 {
+		t.Fatalf("timeline_s 0.001: %d samples", len(tl))
 	}
 }

@@ -75,6 +75,9 @@ func evaluate(js string) ([]float64, error) {
 	}
 	eps, err := task.Evaluate(t.Env, cfg.Seeds, agent, cfg.Workers)
 	if err != nil {
+		if detail, ok := envPanic(err); ok {
+			return nil, panicErr(detail, 0)
+		}
 		return nil, err
 	}
 	return task.Returns(eps), nil

@@ -10,8 +10,8 @@ void yg_internal_set_error(char *msg, int32_t n);
 import "C"
 
 import (
-	"fmt"
 	"runtime"
+	"runtime/debug"
 	"unsafe"
 
 	"yarngym/env/sim"
@@ -39,12 +39,27 @@ func fail(err error) C.int32_t {
 // failf records an invalid-argument error.
 func failf(format string, a ...any) C.int32_t { return fail(invalidf(format, a...)) }
 
-// guard turns a panic into statusPanic; every export defers it.
+// guard turns a panic into statusPanic; every export defers it (or
+// guardHandle). recover works only in the deferred function itself, hence
+// two of them.
 func guard(st *C.int32_t) {
 	if r := recover(); r != nil {
-		setError(fmt.Sprintf("yarngym: internal error (Go panic): %v", r))
-		*st = statusPanic
+		*st = onPanic(0, r)
 	}
+}
+
+// guardHandle is guard for an export called on a handle: a panic poisons
+// the handle (see panics.go).
+func guardHandle(handle C.int64_t, st *C.int32_t) {
+	if r := recover(); r != nil {
+		*st = onPanic(int64(handle), r)
+	}
+}
+
+// onPanic records a recovered panic (called from guard's deferred call, so
+// the stack still shows where it was raised) and returns statusPanic.
+func onPanic(handle int64, r any) C.int32_t {
+	return fail(poisonHandle(handle, describePanic(r, debug.Stack())))
 }
 
 // slice views n elements of C memory at p as a Go slice (nil for NULL).
@@ -68,6 +83,9 @@ func yg_abi_version(version *C.int32_t) (st C.int32_t) {
 //export yg_set_threads
 func yg_set_threads(n C.int32_t, previous *C.int32_t) (st C.int32_t) {
 	defer guard(&st)
+	if err := checkThreads(int(n)); err != nil {
+		return fail(err)
+	}
 	var prev int
 	if n > 0 {
 		prev = runtime.GOMAXPROCS(int(n))
@@ -96,7 +114,7 @@ func yg_batch_new(configJSON *C.char, n, workers, flags C.int32_t, handle *C.int
 
 //export yg_batch_free
 func yg_batch_free(handle C.int64_t) (st C.int32_t) {
-	defer guard(&st)
+	defer guardHandle(handle, &st)
 	freeBatch(int64(handle))
 	return statusOK
 }
@@ -116,7 +134,7 @@ func open(id C.int64_t) (*batch, func(), error) {
 
 //export yg_batch_dims
 func yg_batch_dims(handle C.int64_t, n, obsDim, actDim, infoDim, workers *C.int32_t) (st C.int32_t) {
-	defer guard(&st)
+	defer guardHandle(handle, &st)
 	h, unlock, err := open(handle)
 	if err != nil {
 		return fail(err)
@@ -135,7 +153,7 @@ func yg_batch_dims(handle C.int64_t, n, obsDim, actDim, infoDim, workers *C.int3
 
 //export yg_batch_spaces
 func yg_batch_spaces(handle C.int64_t, obsLow, obsHigh, actLow, actHigh *C.float) (st C.int32_t) {
-	defer guard(&st)
+	defer guardHandle(handle, &st)
 	h, unlock, err := open(handle)
 	if err != nil {
 		return fail(err)
@@ -177,7 +195,7 @@ func yg_registry(what C.int32_t, buf *C.char, capacity C.int32_t, length *C.int3
 
 //export yg_batch_string
 func yg_batch_string(handle C.int64_t, what C.int32_t, buf *C.char, capacity C.int32_t, length *C.int32_t) (st C.int32_t) {
-	defer guard(&st)
+	defer guardHandle(handle, &st)
 	h, unlock, err := open(handle)
 	if err != nil {
 		return fail(err)
@@ -192,7 +210,7 @@ func yg_batch_string(handle C.int64_t, what C.int32_t, buf *C.char, capacity C.i
 
 //export yg_batch_reset
 func yg_batch_reset(handle C.int64_t, seeds *C.uint64_t, mask *C.uint8_t, obs *C.float, info *C.double) (st C.int32_t) {
-	defer guard(&st)
+	defer guardHandle(handle, &st)
 	h, unlock, err := open(handle)
 	if err != nil {
 		return fail(err)
@@ -213,7 +231,7 @@ func yg_batch_reset(handle C.int64_t, seeds *C.uint64_t, mask *C.uint8_t, obs *C
 //export yg_batch_step
 func yg_batch_step(handle C.int64_t, actions *C.double, obs *C.float, rewards *C.double, terminated, truncated *C.uint8_t,
 	finalObs *C.float, info *C.double) (st C.int32_t) {
-	defer guard(&st)
+	defer guardHandle(handle, &st)
 	h, unlock, err := open(handle)
 	if err != nil {
 		return fail(err)
@@ -238,7 +256,7 @@ func yg_batch_step(handle C.int64_t, actions *C.double, obs *C.float, rewards *C
 
 //export yg_batch_seeds
 func yg_batch_seeds(handle C.int64_t, seeds *C.uint64_t) (st C.int32_t) {
-	defer guard(&st)
+	defer guardHandle(handle, &st)
 	h, unlock, err := open(handle)
 	if err != nil {
 		return fail(err)
@@ -267,14 +285,14 @@ func yg_run_new(configJSON *C.char, handle *C.int64_t) (st C.int32_t) {
 
 //export yg_run_free
 func yg_run_free(handle C.int64_t) (st C.int32_t) {
-	defer guard(&st)
+	defer guardHandle(handle, &st)
 	freeRun(int64(handle))
 	return statusOK
 }
 
 //export yg_run_counts
 func yg_run_counts(handle C.int64_t, jobs, tasks, samples, stateVars *C.int64_t) (st C.int32_t) {
-	defer guard(&st)
+	defer guardHandle(handle, &st)
 	r, err := lookupRun(int64(handle))
 	if err != nil {
 		return fail(err)
@@ -292,7 +310,7 @@ func yg_run_counts(handle C.int64_t, jobs, tasks, samples, stateVars *C.int64_t)
 
 //export yg_run_timeline
 func yg_run_timeline(handle C.int64_t, out *C.yg_sample, n C.int64_t) (st C.int32_t) {
-	defer guard(&st)
+	defer guardHandle(handle, &st)
 	r, err := lookupRun(int64(handle))
 	if err != nil {
 		return fail(err)
@@ -316,7 +334,7 @@ func yg_run_timeline(handle C.int64_t, out *C.yg_sample, n C.int64_t) (st C.int3
 
 //export yg_run_state
 func yg_run_state(handle C.int64_t, out *C.double, n C.int64_t) (st C.int32_t) {
-	defer guard(&st)
+	defer guardHandle(handle, &st)
 	r, err := lookupRun(int64(handle))
 	if err != nil {
 		return fail(err)
@@ -337,7 +355,7 @@ func yg_run_state(handle C.int64_t, out *C.double, n C.int64_t) (st C.int32_t) {
 
 //export yg_run_string
 func yg_run_string(handle C.int64_t, what C.int32_t, buf *C.char, capacity C.int32_t, length *C.int32_t) (st C.int32_t) {
-	defer guard(&st)
+	defer guardHandle(handle, &st)
 	r, err := lookupRun(int64(handle))
 	if err != nil {
 		return fail(err)
@@ -351,7 +369,7 @@ func yg_run_string(handle C.int64_t, what C.int32_t, buf *C.char, capacity C.int
 
 //export yg_run_jobs
 func yg_run_jobs(handle C.int64_t, out *C.yg_job, n C.int64_t) (st C.int32_t) {
-	defer guard(&st)
+	defer guardHandle(handle, &st)
 	r, err := lookupRun(int64(handle))
 	if err != nil {
 		return fail(err)
@@ -372,7 +390,7 @@ func yg_run_jobs(handle C.int64_t, out *C.yg_job, n C.int64_t) (st C.int32_t) {
 
 //export yg_run_tasks
 func yg_run_tasks(handle C.int64_t, out *C.yg_task, n C.int64_t) (st C.int32_t) {
-	defer guard(&st)
+	defer guardHandle(handle, &st)
 	r, err := lookupRun(int64(handle))
 	if err != nil {
 		return fail(err)

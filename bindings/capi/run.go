@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync/atomic"
 
 	"yarngym/env/runner"
 	"yarngym/env/sim"
@@ -33,12 +34,22 @@ type runConfig struct {
 // finishedRun is what a run handle refers to: the result and its records
 // sorted as yarngym run writes them.
 type finishedRun struct {
-	res   *runner.Result
-	jobs  []sim.JobResult
-	tasks []sim.TaskRecord
+	res    *runner.Result
+	jobs   []sim.JobResult
+	tasks  []sim.TaskRecord
+	poison string // the panic that made the handle unusable ("": none; see panics.go)
 }
 
 var runs = map[int64]*finishedRun{} // guarded by handles
+
+// runHook, set only by the test hooks of a yarngym_debug build
+// (debughook.go), gives every later run an engine callback
+// (sim.Config.AfterEvent); nil otherwise.
+var runHook atomic.Pointer[func() func(*sim.Sim)]
+
+// minTimelineS is the shortest timeline interval: the engine's clock counts
+// whole milliseconds.
+const minTimelineS = 0.001
 
 func parseRunConfig(js string) (runConfig, error) {
 	var cfg runConfig
@@ -56,8 +67,11 @@ func parseRunConfig(js string) (runConfig, error) {
 	if strings.TrimSpace(cfg.Scenario) == "" {
 		return cfg, invalidf("run json: scenario: empty; give a built-in name (e.g. quick) or a .toml path")
 	}
-	if cfg.TimelineS < 0 || math.IsNaN(cfg.TimelineS) {
-		return cfg, invalidf("run json: timeline_s: %v, want 0 (the scenario's) or more", cfg.TimelineS)
+	if cfg.TimelineS < 0 || math.IsNaN(cfg.TimelineS) || math.IsInf(cfg.TimelineS, 0) {
+		return cfg, invalidf("run json: timeline_s: %v, want 0 (the scenario's) or at least 0.001", cfg.TimelineS)
+	}
+	if cfg.TimelineS > 0 && cfg.TimelineS < minTimelineS {
+		return cfg, invalidf("run json: timeline_s: %v s is below the engine's resolution of 1 ms (it would sample nothing); want 0 (the scenario's) or at least 0.001", cfg.TimelineS)
 	}
 	return cfg, nil
 }
@@ -70,8 +84,12 @@ func newRun(js string) (int64, error) {
 		return 0, err
 	}
 	rec := cfg.RecordTasks == nil || *cfg.RecordTasks
+	var after func(*sim.Sim)
+	if f := runHook.Load(); f != nil {
+		after = (*f)()
+	}
 	res, err := runner.Run(runner.Options{Scenario: cfg.Scenario, Sets: cfg.Sets, Policy: cfg.Policy, Seed: cfg.Seed,
-		RecordTasks: rec, TimelineS: cfg.TimelineS, Controller: cfg.Controller})
+		RecordTasks: rec, TimelineS: cfg.TimelineS, Controller: cfg.Controller, AfterEvent: after})
 	if err != nil {
 		return 0, invalidf("%v", err)
 	}
@@ -89,6 +107,9 @@ func lookupRun(id int64) (*finishedRun, error) {
 	r := runs[id]
 	if r == nil {
 		return nil, &statusError{statusHandle, fmt.Sprintf("run handle %d: unknown or already freed", id)}
+	}
+	if r.poison != "" {
+		return nil, poisonedErr(id, r.poison)
 	}
 	return r, nil
 }

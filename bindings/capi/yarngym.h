@@ -14,7 +14,12 @@
  *   - The caller owns every buffer. The library reads and writes them only
  *     during the call and keeps no pointer to them afterwards; no pointer
  *     to Go memory is ever handed out.
- *   - A panic inside the library becomes YG_ERR_PANIC, never a crash.
+ *   - A panic inside the library (a bug in yarngym) becomes YG_ERR_PANIC,
+ *     never a crash, wherever it happens: in an environment's engine, in a
+ *     run, in an export. It poisons the handle the call was on: every later
+ *     call on that handle (but free) returns YG_ERR_PANIC too, its message
+ *     naming the original panic; free it and create a new one. (Python
+ *     raises yarngym.YarnGymPanic, a YarnGymError, for YG_ERR_PANIC.)
  *   - Handles are positive and never reused; freeing a handle twice, or an
  *     unknown handle, is harmless. A handle may be used from any thread;
  *     calls on one handle are serialised.
@@ -49,7 +54,7 @@ extern "C" {
 #define YG_ERR_INVALID 1 /* bad argument: NULL buffer, bad size, bad config */
 #define YG_ERR_HANDLE 2  /* unknown or freed handle */
 #define YG_ERR_ENV 3     /* the environment refused: NaN action, step after end, ... */
-#define YG_ERR_PANIC 4   /* a Go panic, recovered */
+#define YG_ERR_PANIC 4   /* a Go panic, recovered: the handle is unusable from then on (see Rules) */
 
 /* Flags for yg_batch_new. */
 #define YG_FLAG_NO_AUTORESET 1 /* see yg_batch_step */
@@ -131,6 +136,10 @@ int32_t yg_last_error(char *buf, int32_t cap, int32_t *len);
  * Sets the Go scheduler's thread count (GOMAXPROCS) to n when n > 0, and
  * reports the count before the call in *previous (if not NULL); n <= 0
  * only reads it. A batch's worker count is fixed when it is created.
+ * n may be at most max(256, 4 x the CPUs the process may run on): the
+ * simulator is CPU-bound, and a huge count exhausts memory (each thread
+ * slot has its own scheduler state); a larger n is YG_ERR_INVALID and
+ * changes nothing.
  */
 int32_t yg_set_threads(int32_t n, int32_t *previous);
 
@@ -207,8 +216,10 @@ int32_t yg_batch_seeds(int64_t handle, uint64_t *seeds);
  * Runs a scenario to its end, as `yarngym run` does, from config_json
  * (read-only): {"scenario": "quick", "sets": ["KEY=VALUE"], "policy": "fair",
  * "seed": 1, "controller": "model.json", "record_tasks": true,
- * "timeline_s": 0}; only scenario is required. *handle is the finished
- * run's handle (from the same sequence as batch handles, never reused).
+ * "timeline_s": 0}; only scenario is required. timeline_s is 0 (the
+ * scenario's sampling) or at least 0.001 (the engine counts whole
+ * milliseconds). *handle is the finished run's handle (from the same
+ * sequence as batch handles, never reused).
  */
 int32_t yg_run_new(char *config_json, int64_t *handle);
 

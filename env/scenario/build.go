@@ -68,6 +68,9 @@ func (sc *Scenario) validate() error {
 	if f.Run.MaxS < 0 || f.Run.StallS < 0 || f.Run.LivelockS < 0 || f.Run.TimelineS < 0 {
 		return bad("run", "max_s, stall_s, livelock_s and timeline_s must not be negative")
 	}
+	if f.Run.TimelineS > 0 && f.Run.TimelineS < 0.001 {
+		return bad("run.timeline_s", "%v s is below the engine's resolution of 1 ms (it would sample nothing); want 0 (none) or at least 0.001", f.Run.TimelineS)
+	}
 	if !(f.Run.MemoryLimitGB >= 0) {
 		return bad("run.memory_limit_gb", "must not be negative, got %v", f.Run.MemoryLimitGB)
 	}

@@ -288,6 +288,7 @@ func TestBadInput(t *testing.T) {
 		{"bad set index", nil, []string{"cluster.nodes.5.vcores=1"}, "cluster.nodes.5.vcores", "index"},
 		{"set makes request too large", nil, []string{"cluster.nodes.0.vcores=0"}, "cluster.nodes[0].vcores", "at least 1"},
 		{"malformed set", nil, []string{"novalue"}, "", "KEY=VALUE"},
+		{"timeline below 1 ms", nil, []string{"run.timeline_s=0.0005"}, "run.timeline_s", "below the engine's resolution of 1 ms"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

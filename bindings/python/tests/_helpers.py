@@ -52,3 +52,32 @@ def rss_bytes() -> int:
 
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def run_py(code: str, timeout: float = 180, env: dict | None = None):
+    """Runs ``code`` (dedented) in a fresh Python with the tests' folder on
+    its path; returns the CompletedProcess (stdout and stderr as text)."""
+    import os
+    import subprocess
+    import sys
+    import textwrap
+
+    e = dict(os.environ, **(env or {}))
+    e["PYTHONPATH"] = os.pathsep.join([os.path.dirname(os.path.abspath(__file__))] + sys.path)
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=timeout, env=e)
+
+
+def debug_hook():
+    """In a process whose library is a yarngym_debug build (the debug_lib
+    fixture's environment): yg_debug_hook and its constants, through a cffi
+    declaration of yarngym_debug.h over the same library (one Go runtime)."""
+    import os
+
+    import cffi
+
+    from yarngym import _native
+
+    _native.load()
+    ffi = cffi.FFI()
+    ffi.cdef(_native._cdef(open(os.environ["YARNGYM_DEBUG_HEADER"]).read()))
+    return ffi.dlopen(str(_native.library_path()))

@@ -197,3 +197,100 @@ def test_registered_ids_normalize_actions():
         venv.reset(seed=0)
         obs, *_ = venv.step(np.array([[-1.0, 1.0], [1.0, -1.0]], np.float32))
         assert obs[0, i] == pytest.approx(0.0, abs=1e-6) and obs[1, i] == pytest.approx(1.0)
+
+
+def _documentation() -> dict[str, str]:
+    """Where ids are documented: help(yarngym)'s text (the module's
+    docstring), the package's source (every docstring), the README and the
+    notebooks' cells."""
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    docs = {"help(yarngym)": yarngym.__doc__}
+    for p in sorted((root / "bindings" / "python" / "src" / "yarngym").glob("*.py")):
+        docs[p.name] = p.read_text()
+    docs["README.md"] = (root / "README.md").read_text()
+    for p in sorted((root / "notebooks").glob("*.ipynb")):
+        docs[p.name] = "\n".join("".join(c["source"]) for c in json.loads(p.read_text())["cells"])
+    return docs
+
+
+def test_documented_ids_exist():
+    """Every id the documentation writes in quotes exists: gym ids
+    ("yarngym/X-v0", "yarngym:yarngym/X-v0") are registered, bare task ids
+    ("X-v0") are tasks. help(yarngym)'s example once used yarngym/Quick-v0."""
+    import re
+
+    pat = re.compile(r"""["'](yarngym:)?(yarngym/)?([A-Za-z][A-Za-z0-9_-]*-v\d+)["']""")
+    seen = set()
+    for where, text in _documentation().items():
+        for prefix, ns, name in pat.findall(text):
+            gym_id = "yarngym/" + name
+            if ns:
+                assert gym_id in gym.registry, f"{where} documents {prefix}{ns}{name}, which is not registered"
+            else:
+                assert gym_id in yarngym.TASKS, f"{where} documents task {name!r}, which is not a task"
+            seen.add((where, prefix + ns + name))
+    assert ("help(yarngym)", "yarngym/OPERA-v0") in seen and ("README.md", "yarngym:yarngym/OPERA-v0") in seen
+    # The module-prefixed form resolves as documented.
+    with gym.make("yarngym:yarngym/OPERA-v0") as env:
+        assert env.unwrapped.config["scenario"] == yarngym.TASKS["yarngym/OPERA-v0"]["env"]["scenario"]
+
+
+@pytest.mark.parametrize("env_id", ["yarngym/OPERA-v0", "yarngym/Scenario-v0"])
+def test_render_rgb_array(env_id):
+    """render_mode="rgb_array" (what stable-baselines3's make_vec_env asks
+    for by default): a bar per observation feature, its length the
+    feature's place in its bounds."""
+    with gym.make(env_id, render_mode="rgb_array") as env:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            check_env(env.unwrapped)
+        obs, _ = env.reset(seed=1)
+        obs, *_ = env.step(env.action_space.sample())
+        img = env.render()
+        space = env.observation_space
+        assert img.dtype == np.uint8 and img.shape == (6 * len(obs), 160, 3)
+        frac = (obs - space.low) / (space.high - space.low)
+        fg = np.array([70, 160, 230], np.uint8)
+        lengths = (img[3::6] == fg).all(axis=2).sum(axis=1)  # each feature's middle row
+        assert np.array_equal(lengths, np.rint(np.clip(frac, 0, 1) * 160).astype(int))
+        assert lengths.max() > 0
+
+
+def test_async_vector_env_works_by_default():
+    """gym.make_vec(..., vectorization_mode="async") starts worker processes
+    with multiprocessing's default context: a fork of a process that has
+    loaded Go could not use it (ConnectionResetError). Once Go is loaded
+    yarngym makes "spawn" the default, unless the program chose a method."""
+    from _helpers import run_py
+
+    r = run_py(
+        """
+        import multiprocessing as mp, numpy as np, gymnasium as gym, yarngym
+        native = gym.make_vec("yarngym/OPERA-v0", num_envs=2)  # loads Go
+        want, _ = native.reset(seed=5)
+        venv = gym.make_vec("yarngym/OPERA-v0", num_envs=2, vectorization_mode="async")
+        obs, _ = venv.reset(seed=5)
+        assert np.array_equal(obs, want), (obs, want)
+        acts = np.zeros((2, 2), np.float32)
+        obs, rew, *_ = venv.step(acts)
+        nobs, nrew, *_ = native.step(acts)
+        assert np.array_equal(obs, nobs) and np.array_equal(rew, nrew)
+        venv.close()
+        assert mp.get_start_method() == "spawn", mp.get_start_method()
+        print("ok")
+        """
+    )
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr[-3000:]
+    # A program that chose its start method keeps it.
+    r = run_py(
+        """
+        import multiprocessing as mp, yarngym
+        mp.set_start_method("forkserver")
+        yarngym.ClusterEnv("quick")
+        print(mp.get_start_method())
+        """
+    )
+    assert r.returncode == 0 and r.stdout.strip() == "forkserver", r.stdout + r.stderr[-3000:]

@@ -10,7 +10,7 @@ import pytest
 
 import yarngym
 from yarngym import YarnGymError, _native
-from _helpers import QUICK
+from _helpers import QUICK, run_py
 
 
 @pytest.mark.parametrize(
@@ -187,3 +187,136 @@ def test_last_error_is_per_thread():
     for t in ts:
         t.join(60)
     assert "n = 0" in seen["a"] and "workers = -7" in seen["b"]
+
+
+# A Go panic (a bug in yarngym; provoked here with the yarngym_debug
+# library's test hook) is status 4 everywhere, raises YarnGymPanic, and
+# poisons what it happened in: every later call on it raises YarnGymPanic
+# naming the original panic, instead of stepping a corrupted simulation.
+def test_engine_panic_poisons_the_env(debug_lib):
+    r = run_py(
+        """
+        import numpy as np, yarngym
+        from _helpers import debug_hook
+        dbg = debug_hook()
+        for make in (lambda: yarngym.ClusterEnv("quick", controlled=["max_am_share"]),
+                     lambda: yarngym.VectorClusterEnv(3, "quick", controlled=["max_am_share"], workers=2)):
+            env = make()
+            n = getattr(env, "num_envs", 0)
+            act = np.full((n, 1) if n else (1,), 0.5)
+            assert dbg.yg_debug_hook(env._b.handle, dbg.YG_DEBUG_PANIC, 90.0) == 0
+            env.reset(seed=1)
+            env.step(act)  # 0-60 s
+            try:
+                env.step(act)  # 60-120 s: the engine panics at 90 s
+                raise SystemExit("no error from the panicking step")
+            except yarngym.YarnGymError as e:
+                first = str(e)
+                assert e.status == 4 and type(e).__name__ == "YarnGymPanic", (e.status, first)
+                assert "yg_debug_hook: deliberate panic at 90" in first and "Go panic, a bug in yarngym" in first, first
+                assert "[at " in first and "can no longer be used" in first, first
+            original = first.split("): ", 1)[1].split("; handle")[0]  # "env 0: yg_debug_hook: ... [at file:line]"
+            for call in (lambda: env.step(act), lambda: env.reset(seed=2), lambda: env.step(act)):
+                try:
+                    call()
+                    raise SystemExit("a call after the panic went through")
+                except yarngym.YarnGymError as e:
+                    assert isinstance(e, yarngym.YarnGymPanic) and e.status == 4, (e.status, str(e))
+                    assert original in str(e) and "is unusable" in str(e), (original, str(e))
+            env.close()
+            env.close()
+        print("ok")
+        """,
+        env=debug_lib,
+    )
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr
+
+
+def test_run_panic_is_the_same_status(debug_lib):
+    r = run_py(
+        """
+        import yarngym
+        from _helpers import debug_hook
+        dbg = debug_hook()
+        assert dbg.yg_debug_hook(0, dbg.YG_DEBUG_PANIC, 30.0) == 0  # every later run
+        try:
+            yarngym.run("quick", seed=1)
+            raise SystemExit("no error")
+        except yarngym.YarnGymError as e:
+            assert e.status == 4 and type(e).__name__ == "YarnGymPanic", (e.status, str(e))
+            assert "deliberate panic at 30" in str(e) and "[at " in str(e), str(e)
+        assert dbg.yg_debug_hook(0, dbg.YG_DEBUG_NONE, 0) == 0
+        assert yarngym.run("quick", seed=1).summary["seed"] == 1
+        print("ok")
+        """,
+        env=debug_lib,
+    )
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr
+
+
+def test_complex_actions_are_refused():
+    import gymnasium as gym
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no ComplexWarning: an error instead
+        env = yarngym.ClusterEnv(**QUICK)
+        env.reset(seed=0)
+        for bad in (np.array([0.3 + 1j]), [0.3 + 1j], np.array([0.3 + 0j], np.complex64), np.array([0.3 + 1j], object)):
+            with pytest.raises(ValueError, match="complex|real numbers"):
+                env.step(bad)
+        assert env.step(np.array([0.3]))[4]["step"] == 1  # nothing was stepped by the refused actions
+        with gym.make("yarngym/OPERA-v0") as task_env:  # normalized actions
+            task_env.reset(seed=0)
+            with pytest.raises(ValueError, match="complex-valued"):
+                task_env.unwrapped.step(np.array([0.1j, 0.2]))
+        venv = yarngym.VectorClusterEnv(2, **QUICK)
+        venv.reset(seed=0)
+        with pytest.raises(ValueError, match="complex-valued"):
+            venv.step(np.full((2, 1), 0.5 + 1j))
+        assert list(venv.step(np.full((2, 1), 0.5))[4]["step"]) == [1, 1]
+
+
+@pytest.mark.parametrize("bad", [1.9, 2.5, float("nan"), float("inf"), "7", True, -1, 2**64])
+def test_non_integral_seeds_are_refused(bad):
+    env = yarngym.ClusterEnv(**QUICK)
+    with pytest.raises(ValueError, match="episode_seed"):
+        env.reset(options={"episode_seed": bad})
+    venv = yarngym.VectorClusterEnv(2, **QUICK)
+    with pytest.raises(ValueError, match="seed"):
+        venv.reset(seed=[bad, 3])
+    with pytest.raises(ValueError, match="episode_seed"):
+        venv.reset(options={"episode_seeds": [bad, 3]})
+    with pytest.raises(ValueError, match="seed"):
+        yarngym.run("quick", seed=bad)
+    with pytest.raises(ValueError, match="seed"):
+        yarngym.evaluate("AutoAdmin-v0", [1.5], seeds=[bad])
+
+
+def test_integral_seeds_are_taken_exactly():
+    env = yarngym.ClusterEnv(**QUICK)
+    want = env.reset(options={"episode_seed": 7})[0]
+    for s in (7.0, np.int32(7), np.uint64(7), np.float32(7)):
+        obs, info = env.reset(options={"episode_seed": s})
+        assert info["episode_seed"] == 7 and type(info["episode_seed"]) is int and np.array_equal(obs, want)
+    big = 2**64 - 1
+    assert env.reset(options={"episode_seed": big})[1]["episode_seed"] == big
+    venv = yarngym.VectorClusterEnv(2, **QUICK)
+    venv.reset(options={"episode_seeds": [7.0, np.uint64(8)]})
+    assert list(venv.episode_seeds()) == [7, 8]
+
+
+def test_timeline_below_a_millisecond_is_refused():
+    for bad in (0.0005, 1e-9, -1, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="timeline_s"):
+            yarngym.run("quick", seed=1, timeline_s=bad)
+    r = yarngym.run("quick", seed=1, timeline_s=0.001)  # the engine's resolution: taken
+    assert r.timeline["t_s"].size > 1 and r.timeline["t_s"][1] - r.timeline["t_s"][0] == pytest.approx(0.001)
+    # So does the scenario's own run.timeline_s, and the C ABI.
+    with pytest.raises(YarnGymError, match="run.timeline_s: 0.0005 s is below the engine's resolution of 1 ms") as e:
+        yarngym.run("quick", seed=1, sets={"run.timeline_s": 0.0005})
+    assert e.value.status == 1
+    ffi, lib = _raw()
+    h = ffi.new("int64_t *")
+    assert lib.yg_run_new(b'{"scenario": "quick", "timeline_s": 0.0005}', h) == lib.YG_ERR_INVALID
+    assert "resolution of 1 ms" in _last_error(ffi, lib)[0]

@@ -11,14 +11,7 @@ import textwrap
 import pytest
 
 import yarngym
-
-
-def run_py(code: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__)] + sys.path)
-    return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=timeout, env=env
-    )
+from _helpers import run_py
 
 
 def test_import_does_not_load_the_library():
@@ -90,8 +83,9 @@ def test_set_threads_before_loading_applies_at_load():
 
 
 def test_set_threads_rejects_nonsense():
-    with pytest.raises(ValueError):
-        yarngym.set_threads(0)
+    for bad in (0, -1, 2.5, 2**31 - 1, yarngym.max_threads() + 1):
+        with pytest.raises(ValueError, match="set_threads"):
+            yarngym.set_threads(bad)
 
 
 def test_abi_version_and_library_path():
@@ -168,3 +162,90 @@ def test_dropping_an_env_frees_its_handle():
     del env, venv  # no reference cycles: freed at once, without the garbage collector
     for h in handles:
         assert lib.yg_batch_dims(h, ffi.NULL, ffi.NULL, ffi.NULL, ffi.NULL, ffi.NULL) == lib.YG_ERR_HANDLE
+
+
+def test_set_threads_is_bounded():
+    """set_threads takes 1 to max_threads() (4 x the CPUs, at least 256);
+    2**31-1 once killed the process (Go out of memory) and 100000 took
+    minutes. Run where memory is capped, so that a regression fails the test
+    instead of exhausting the machine."""
+    r = run_py(
+        """
+        import resource, yarngym
+        from yarngym import _native
+        resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30))
+        for bad in (100000, 2**31 - 1, 2**40, 0, -3, 1.5, "4", True):
+            try:
+                yarngym.set_threads(bad)  # before loading: refused, not deferred
+                raise SystemExit(f"set_threads({bad!r}) accepted before loading")
+            except ValueError as e:
+                assert "set_threads" in str(e), e
+        assert _native._lib is None and _native._pending_threads is None
+        env = yarngym.ClusterEnv("quick"); env.reset(seed=1)
+        prev = yarngym.set_threads(2)
+        m = yarngym.max_threads()
+        assert m >= 256 and m >= 4 * _native._cpu_count(), m
+        for bad in (2**31 - 1, m + 1):
+            try:
+                yarngym.set_threads(bad)
+                raise SystemExit(f"set_threads({bad!r}) accepted")
+            except ValueError as e:
+                assert f"want 1 to {m}" in str(e), e
+        # The C ABI refuses it too, with a status and a message, and changes nothing.
+        ffi, lib = _native.load()
+        p = ffi.new("int32_t *")
+        assert lib.yg_set_threads(2**31 - 1, p) == lib.YG_ERR_INVALID
+        buf = ffi.new("char[]", 512); lib.yg_last_error(buf, 512, ffi.NULL)
+        assert f"want 1 to {m}" in ffi.string(buf).decode(), ffi.string(buf)
+        assert lib.yg_set_threads(0, p) == 0 and p[0] == 2, p[0]
+        assert yarngym.set_threads(m) == 2 and yarngym.set_threads(1) == m
+        env.step(None)
+        print("ok")
+        """
+    )
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr[-3000:]
+
+
+# Ctrl-C during a step: the engine raises SIGINT itself in the middle of a
+# step (the yarngym_debug library's test hook), as a user's Ctrl-C arriving
+# while Go runs. The step must either return its results, KeyboardInterrupt
+# following in the caller, or not happen: what the caller last got and the
+# env's state agree (the next step is the one after the last one returned).
+CTRL_C = """
+    import signal, time, numpy as np, yarngym
+    from _helpers import debug_hook
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # as an interactive Python has it
+    dbg = debug_hook()
+    env = {make}
+    assert dbg.yg_debug_hook(env._b.handle, dbg.YG_DEBUG_SIGINT, 150.0) == 0  # in the third step (120-180 s)
+    env.reset(seed=1)
+    last = None
+    try:
+        for k in range(30):
+            last = env.step({act})
+        raise SystemExit("no KeyboardInterrupt")
+    except KeyboardInterrupt:
+        pass
+    seen = int(np.max(last[4]["step"]))
+    # The interrupted step's results reached the caller; the Ctrl-C came at
+    # the latest before the step after it changed anything.
+    assert seen in (3, 4), seen
+    nxt = env.step({act})
+    assert int(np.max(nxt[4]["step"])) == seen + 1, (seen, nxt[4]["step"])
+    time.sleep(0.3)  # a Ctrl-C is delivered once, not again later
+    env.step({act})
+    print("ok", seen)
+"""
+
+
+@pytest.mark.parametrize(
+    "make, act",
+    [
+        ('yarngym.ClusterEnv("opera-mr")', "None"),
+        ('yarngym.VectorClusterEnv(2, "opera-mr", workers=2)', "None"),
+        ('yarngym.ClusterEnv("opera-mr", controlled=["rho"], policy="opera")', "[1.2]"),
+    ],
+)
+def test_ctrl_c_during_a_step_keeps_env_and_results_consistent(debug_lib, make, act):
+    r = run_py(CTRL_C.format(make=make, act=act), env=debug_lib)
+    assert r.returncode == 0 and r.stdout.startswith("ok"), r.stdout + r.stderr[-3000:]

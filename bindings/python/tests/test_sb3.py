@@ -85,3 +85,55 @@ def test_ppo_trains_and_beats_random():
     rand = np.asarray(yarngym.baselines("AutoAdmin66-Fair-v0")["random"]["returns"])
     d = np.asarray(returns) - rand
     assert d.mean() > 3 * d.std(ddof=1) / np.sqrt(len(d)), (np.mean(returns), rand.mean())
+
+
+def _first_obs(env_id: str, n: int, seed: int) -> np.ndarray:
+    """What env i's reset(seed=seed + i) gives, as SB3's VecEnv.seed(seed) asks."""
+    with gym.make(env_id.removeprefix("yarngym:")) as env:
+        return np.stack([env.reset(seed=seed + i)[0] for i in range(n)])
+
+
+def test_make_vec_env_default():
+    """SB3's make_vec_env asks for render_mode="rgb_array" (once a
+    ValueError): the envs take it, and render."""
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    venv = make_vec_env("yarngym/OPERA-v0", n_envs=2, seed=3)
+    assert isinstance(venv, DummyVecEnv)
+    obs = venv.reset()
+    assert np.array_equal(obs, _first_obs("yarngym/OPERA-v0", 2, 3))
+    obs, rew, dones, infos = venv.step(np.zeros((2, 2), np.float32))
+    assert obs.shape == (2, 39) and rew.shape == (2,) and all(i["step"] == 1 for i in infos)
+    frames = venv.get_images()
+    assert len(frames) == 2 and all(f.shape == (6 * 39, 160, 3) and f.dtype == np.uint8 for f in frames)
+    venv.close()
+
+
+@pytest.mark.parametrize(
+    "env_id, start_method",
+    [
+        ("yarngym/OPERA-v0", None),  # SB3's default, forkserver: yarngym is preloaded there
+        ("yarngym:yarngym/OPERA-v0", "spawn"),  # a fresh process: the module-prefixed id imports yarngym
+    ],
+)
+def test_subproc_vec_env(env_id, start_method):
+    """SubprocVecEnv's workers (processes that did not import yarngym
+    themselves) make the env from its id and step it as in-process."""
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    kw = {"start_method": start_method} if start_method else {}
+    venv = make_vec_env(env_id, n_envs=2, seed=3, vec_env_cls=SubprocVecEnv, vec_env_kwargs=kw)
+    try:
+        obs = venv.reset()
+        assert np.array_equal(obs, _first_obs(env_id, 2, 3))
+        acts = np.array([[0.5, -0.5], [-1.0, 1.0]], np.float32)
+        obs, rew, dones, infos = venv.step(acts)
+        with gym.make("yarngym/OPERA-v0") as env:
+            env.reset(seed=4)
+            want = env.step(acts[1])
+        assert np.array_equal(obs[1], want[0]) and rew[1] == want[1]
+        assert venv.get_attr("render_mode") == ["rgb_array"] * 2
+    finally:
+        venv.close()

@@ -44,3 +44,15 @@ def test_optuna_asha_sweep_finds_the_grid_best():
     assert len(res["test_returns"]) == 20
     # Within 2% of the grid's best static setting on the test seeds.
     assert res["test_mean"] >= grid - 0.02 * abs(grid), (res["best_config"], res["test_mean"], grid)
+
+
+def test_ray_client_is_installed_with_the_tune_extra():
+    """The README's ray.init(address="ray://HEAD:10001") needs Ray's client
+    (grpcio): the tune extra brings it."""
+    import importlib.metadata as md
+    import re
+
+    reqs = md.requires("yarngym") or []
+    ray_tune = [r for r in reqs if r.startswith("ray[") and re.search(r"extra == ['\"]tune['\"]", r)]
+    assert ray_tune and "client" in re.match(r"ray\[([^\]]*)\]", ray_tune[0]).group(1).split(","), reqs
+    import ray.util.client.worker  # noqa: F401  (imports grpc: fails without ray[client])

@@ -4,7 +4,12 @@ The library is loaded lazily, by the first environment created (or by
 :func:`set_threads` / :func:`abi_version`), never at import: a process that
 forks after the Go runtime has started hangs in the child as soon as it calls
 Go. If a process forks anyway, the child's environments raise
-:class:`YarnGymError` instead of hanging (see ``_after_fork``).
+:class:`YarnGymError` instead of hanging (see ``_after_fork``). When it loads,
+and the program has not chosen a multiprocessing start method, it chooses
+"spawn" (see ``_prefer_spawn``).
+
+Ctrl-C during a call that changes an environment (a step or a reset) is held
+until the call has returned its results (see :func:`defer_sigint`).
 
 :class:`NativeBatch` owns one handle and the numpy buffers Go writes into;
 Go keeps no pointer to them after a call returns.
@@ -12,9 +17,12 @@ Go keeps no pointer to them after a call returns.
 
 from __future__ import annotations
 
+import _thread
 import json
+import operator
 import os
 import re
+import signal
 import sys
 import threading
 import weakref
@@ -25,13 +33,20 @@ import numpy as np
 
 __all__ = [
     "YarnGymError",
+    "YarnGymPanic",
     "NativeBatch",
     "abi_version",
     "set_threads",
     "library_path",
+    "max_threads",
     "registry",
     "registry_path",
 ]
+
+try:  # the C module behind signal: its getsignal/signal skip the enum
+    import _signal  # conversions, which cost 2-4 us per call (every step)
+except ImportError:  # pragma: no cover (not CPython)
+    _signal = signal
 
 ABI_VERSION = 2  # the YG_ABI_VERSION this package speaks
 FLAG_NO_AUTORESET = 1
@@ -46,12 +61,21 @@ class YarnGymError(RuntimeError):
     """An error reported by the Go library; the message is Go's.
 
     ``status`` is the C status code (1 invalid argument, 2 bad handle,
-    3 environment error, 4 recovered Go panic).
+    3 environment error, 4 recovered Go panic: :class:`YarnGymPanic`).
     """
 
     def __init__(self, message: str, status: int = 0):
         super().__init__(message)
         self.status = status
+
+
+class YarnGymPanic(YarnGymError):
+    """A Go panic inside the library, recovered (status 4, YG_ERR_PANIC): a
+    bug in yarngym, not in the caller's input; please report it with the
+    message. The environment (or vector env, or run) it happened in is
+    unusable from then on: every later call on it raises YarnGymPanic naming
+    the original panic. Close it and create a new one.
+    """
 
 
 class _ForkedLib:
@@ -136,6 +160,24 @@ def _after_fork() -> None:
         b._poison()
 
 
+def _prefer_spawn() -> None:
+    """Once Go has loaded, a forked child cannot use yarngym (and a fork of a
+    process running Go's threads is unsafe; Python 3.14 stopped forking by
+    default for such reasons). So when the program has not chosen a
+    multiprocessing start method and the platform's default is "fork",
+    choose "spawn": worker processes that are started with the default
+    context afterwards (gymnasium's AsyncVectorEnv, a multiprocessing.Pool)
+    then work. A program that calls ``multiprocessing.set_start_method``
+    before creating its first environment keeps its choice."""
+    import multiprocessing as mp
+
+    try:
+        if mp.get_start_method(allow_none=True) is None and mp.get_all_start_methods()[0] == "fork":
+            mp.set_start_method("spawn")
+    except RuntimeError:  # set meanwhile by another thread: theirs stands
+        pass
+
+
 def load() -> tuple[Any, Any]:
     """Loads the library once and returns (ffi, lib)."""
     global _ffi, _lib, _pending_threads, _pid
@@ -166,6 +208,7 @@ def load() -> tuple[Any, Any]:
             _pending_threads = None
         if hasattr(os, "register_at_fork"):
             os.register_at_fork(after_in_child=_after_fork)
+        _prefer_spawn()
         _ffi = ffi
         _lib = lib
         _pid = os.getpid()
@@ -210,7 +253,7 @@ def _error_from(ffi: Any, lib: Any, status: int) -> YarnGymError:
     buf = ffi.new("char[]", n[0] + 1)
     lib.yg_last_error(buf, n[0] + 1, ffi.NULL)
     msg = ffi.string(buf).decode("utf-8", "replace") or _STATUS.get(status, f"status {status}")
-    return YarnGymError(msg, status)
+    return (YarnGymPanic if status == 4 else YarnGymError)(msg, status)
 
 
 def _error(status: int) -> YarnGymError:
@@ -230,8 +273,25 @@ def abi_version() -> int:
     return int(v[0])
 
 
+def _cpu_count() -> int:
+    """The CPUs this process may run on, as Go's runtime.NumCPU counts them
+    (the affinity mask where there is one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def max_threads() -> int:
+    """The largest count :func:`set_threads` takes: 4 x the CPUs this
+    process may run on, at least 256 (the Go library applies the same
+    bound, yarngym.h's yg_set_threads)."""
+    return max(256, 4 * _cpu_count())
+
+
 def set_threads(n: int) -> int | None:
-    """Sets the Go scheduler's thread count (GOMAXPROCS) to ``n``.
+    """Sets the Go scheduler's thread count (GOMAXPROCS) to ``n``, an
+    integer from 1 to :func:`max_threads` (4 x the CPUs, at least 256: the
+    simulator is CPU-bound, and a huge count only exhausts memory).
 
     Call it before creating environments: a native vector env's worker count
     is fixed when it is created (``workers=0`` means this count). Returns
@@ -239,9 +299,17 @@ def set_threads(n: int) -> int | None:
     count is applied when it loads, so calling this does not load Go).
     """
     global _pending_threads
-    n = int(n)
-    if n < 1:
-        raise ValueError(f"set_threads: n = {n}, want at least 1")
+    if isinstance(n, (bool, np.bool_)):
+        raise ValueError(f"set_threads: n = {n!r}, want an integer from 1 to {max_threads()}")
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise ValueError(f"set_threads: n = {n!r}, want an integer from 1 to {max_threads()}") from None
+    if not 1 <= n <= max_threads():
+        raise ValueError(
+            f"set_threads: n = {n}, want 1 to {max_threads()} (4 x the {_cpu_count()} CPUs this process may "
+            "use, at least 256: the simulator is CPU-bound, and more threads only cost memory)"
+        )
     if _lib is None:
         with _lock:
             if _lib is None:
@@ -251,6 +319,107 @@ def set_threads(n: int) -> int | None:
     prev = ffi.new("int32_t *")
     _check(_lib.yg_set_threads(n, prev))
     return int(prev[0])
+
+
+def as_seed(value: Any, what: str = "seed") -> int:
+    """``value`` as a seed for Go: an integer 0 <= seed < 2**64 (an int, a
+    numpy integer, or a float holding an integer, as 7.0). A non-integral
+    number (1.9) or anything else is refused with ValueError, never
+    truncated."""
+    if not isinstance(value, (bool, np.bool_)):
+        try:
+            s = operator.index(value)
+        except TypeError:
+            s = None
+            if isinstance(value, (float, np.floating)) and np.isfinite(value) and float(value).is_integer():
+                s = int(value)
+        if s is not None:
+            if 0 <= s < 2**64:
+                return s
+            raise ValueError(f"{what} {s}: want 0 <= {what} < 2**64")
+    if isinstance(value, (float, np.floating)):
+        raise ValueError(f"{what} {value!r} is not a whole number: want an integer 0 <= {what} < 2**64 (seeds are never rounded)")
+    raise ValueError(f"{what} {value!r}: want an integer 0 <= {what} < 2**64, not a {type(value).__name__}")
+
+
+# Ctrl-C during a call into Go. A cffi call releases the GIL, and Python runs
+# its SIGINT handler (KeyboardInterrupt) only when the call has returned, at
+# the next point the interpreter checks for signals: inside the env's step,
+# after Go has stepped, so that step's results were lost though the env had
+# advanced. Now an env's step or reset is wrapped in defer_sigint /
+# resume_sigint: a Ctrl-C during the call is recorded instead, the call
+# returns its results, and the Ctrl-C is delivered after it has returned: a
+# helper thread sends SIGINT to the main thread once resume_sigint's last
+# instruction that checks for signals has run (nothing after it in the env's
+# step checks for them), so KeyboardInterrupt is raised in the caller, after
+# it has the results. If the next step or reset comes first, it delivers
+# the Ctrl-C itself, before it calls Go (the env unchanged). Either way the
+# env's state and what the caller has seen agree. Only the main thread gets
+# signals in Python, so only its calls are wrapped; a handler that is not
+# Python's (SIG_DFL, SIG_IGN, a C handler) is left alone.
+
+_SIGINT = int(signal.SIGINT)
+_sigint_seen = False  # a Ctrl-C came during the call in progress
+_sigint_owed: list[int] = []  # a Ctrl-C to deliver: taken (pop) by the helper thread or the next call
+
+
+def _sigint_record(signum: int, frame: Any) -> None:
+    global _sigint_seen
+    _sigint_seen = True
+
+
+def _sigint_redeliver(gate: Any) -> None:
+    with gate:  # released by resume_sigint as its last call
+        pass
+    try:
+        _sigint_owed.pop()
+    except IndexError:  # the next call into Go delivered it
+        return
+    if hasattr(signal, "pthread_kill"):
+        # A real SIGINT, which also interrupts a blocking call of the main thread.
+        signal.pthread_kill(threading.main_thread().ident, _SIGINT)
+    else:  # pragma: no cover (Windows)
+        _thread.interrupt_main(_SIGINT)
+
+
+def defer_sigint() -> Any:
+    """Call before a call into Go that changes an environment; pass what it
+    returns to :func:`resume_sigint` once the results are in hand, as the
+    last thing before returning them (nothing after it may call a function
+    implemented in C, such as copy(): the interpreter checks for signals
+    after those)."""
+    if threading.get_ident() != threading.main_thread().ident:
+        return None
+    old = _signal.getsignal(_SIGINT)
+    if old is _sigint_record or not callable(old):
+        return None  # nested, or not Python's handler
+    if _sigint_owed:
+        try:
+            _sigint_owed.pop()
+        except IndexError:
+            pass
+        else:
+            old(_SIGINT, sys._getframe(1))  # an earlier call's Ctrl-C, before this call changes anything
+    _signal.signal(_SIGINT, _sigint_record)
+    return old
+
+
+def resume_sigint(old: Any) -> None:
+    """Ends :func:`defer_sigint`'s window: puts the SIGINT handler back and,
+    if a Ctrl-C came meanwhile, has it delivered after the caller returns."""
+    global _sigint_seen
+    if old is None:
+        return
+    if not _sigint_seen:
+        _signal.signal(_SIGINT, old)
+        return
+    _sigint_owed.append(1)
+    gate = threading.Lock()
+    gate.acquire()
+    threading.Thread(target=_sigint_redeliver, args=(gate,), name="yarngym-ctrl-c", daemon=True).start()
+    _sigint_seen = False
+    _signal.signal(_SIGINT, old)
+    gate.release()
 
 
 def _free(handle: int) -> None:

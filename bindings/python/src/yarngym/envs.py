@@ -18,7 +18,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ._native import NativeBatch, _error, env_config
+from ._native import NativeBatch, _error, as_seed, defer_sigint, env_config, resume_sigint
 
 __all__ = ["ClusterEnv", "VectorClusterEnv"]
 
@@ -37,7 +37,30 @@ _INFO_V2 = (
     "episode_throughput",
 )  # fmt: skip
 
-_U64 = 2**64
+# Action dtypes taken as they are (float, int, uint); anything else goes
+# through _real_actions, which refuses complex values.
+_REAL_KINDS = "fiu"
+
+
+def _real_actions(a: Any, shape: tuple[int, ...], names: Sequence[str], what: str) -> np.ndarray:
+    """``a`` as a float64 array of ``shape``: real numbers only (a complex
+    value is refused, not cast with a warning that drops its imaginary part)."""
+    want = f"real numbers, one per controlled parameter ({', '.join(names)})"
+    if np.iscomplexobj(a):
+        raise ValueError(f"{what} {a!r} is complex-valued: want {want}")
+    try:
+        arr = np.asarray(a, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{what} {a!r}: want {want} ({e})") from None
+    if arr.shape != shape:
+        raise ValueError(f"{what} has shape {arr.shape}, want {shape} ({want})")
+    return arr
+
+
+# render_mode "rgb_array": one bar per observation feature, its length the
+# feature's place between its declared bounds.
+_ROW_PX, _BAR_PX = 6, 160
+_BG, _FG = (24, 24, 32), (70, 160, 230)
 
 
 def _draw_seed(rng: np.random.Generator) -> int:
@@ -88,17 +111,25 @@ class ClusterEnv(gym.Env):
             (as RL libraries prefer) and map it linearly onto each
             parameter's range [param_low, param_high]; the registered ids
             set it. Default False: actions are the parameters' own values.
-        render_mode: None or "ansi" (render returns a one-line text summary).
+        render_mode: None, "ansi" (render returns a one-line text summary)
+            or "rgb_array" (render returns an RGB image, a uint8 array of
+            6 px per observation feature x 160 px x 3: a bar per feature,
+            its length the feature's place between its bounds; what
+            stable-baselines3's make_vec_env and video recorders ask for).
 
     Observations are float32 vectors (``feature_names`` names them) inside
     the declared bounds; the action is one value per controlled parameter
     (clipped to its range by Go; NaN is an error). Episode seeds for Go are
     drawn from ``self.np_random`` after ``super().reset(seed=seed)``;
     ``reset(options={"episode_seed": s})`` runs Go's episode ``s`` exactly.
-    Errors from Go raise :class:`yarngym.YarnGymError` with Go's message.
+    Errors from Go raise :class:`yarngym.YarnGymError` with Go's message
+    (:class:`yarngym.YarnGymPanic` for a bug in yarngym: the env is unusable
+    afterwards). Ctrl-C during a step (or reset) lets it finish: the step
+    returns its results and KeyboardInterrupt follows in the caller (or, at
+    the latest, at the start of the next step, before it changes anything).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -179,26 +210,24 @@ class ClusterEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
         if options and options.get("episode_seed") is not None:
-            s = int(options["episode_seed"])
-            if not 0 <= s < _U64:
-                raise ValueError(f"episode_seed {s}: want 0 <= seed < 2**64")
+            s = as_seed(options["episode_seed"], "episode_seed")
         else:
             s = _draw_seed(self.np_random)
-        self._b.reset([s])
-        self._episode_seed = s
-        return self._obs.copy(), self._info()
+        sig = defer_sigint()  # see _native.defer_sigint: no C call after resume_sigint
+        try:
+            self._b.reset([s])
+            self._episode_seed = s
+            out = self._obs.copy(), self._info()
+        finally:
+            resume_sigint(sig)
+        return out
 
     def step(self, action):
         b = self._b
         if b.act_dim:
             a = action
-            if type(a) is not np.ndarray or a.shape != self._ashape:
-                a = np.asarray(a, dtype=np.float64)
-                if a.shape != self._ashape:
-                    raise ValueError(
-                        f"action has shape {a.shape}, want {self._ashape} (one value per controlled "
-                        f"parameter: {', '.join(self.action_names)})"
-                    )
+            if type(a) is not np.ndarray or a.shape != self._ashape or a.dtype.kind not in _REAL_KINDS:
+                a = _real_actions(a, self._ashape, self.action_names, "action")
             if self._norm:
                 np.multiply(a, self._half, out=self._act)
                 self._act += self._mid
@@ -206,18 +235,36 @@ class ClusterEnv(gym.Env):
                 self._act[...] = a
         elif action is not None and np.size(action) != 0:
             raise ValueError(f"action has shape {np.shape(action)}: this environment controls no parameter, want shape (0,)")
-        st = b._step_fn(*b._step_args)
-        if st:
-            raise _error(st)
-        return (
-            self._obs.copy(),
-            float(b.rewards[0]),
-            bool(b.terminated[0]),
-            bool(b.truncated[0]),
-            self._info(),
-        )
+        sig = defer_sigint()  # see _native.defer_sigint: no C call after resume_sigint
+        try:
+            st = b._step_fn(*b._step_args)
+            if st:
+                raise _error(st)
+            out = (
+                self._obs.copy(),
+                float(b.rewards[0]),
+                bool(b.terminated[0]),
+                bool(b.truncated[0]),
+                self._info(),
+            )
+        finally:
+            resume_sigint(sig)
+        return out
+
+    def _frame(self) -> np.ndarray:
+        """The observation as an RGB image (render_mode "rgb_array")."""
+        lo, hi = self.observation_space.low, self.observation_space.high
+        frac = np.clip((self._obs - lo) / np.where(hi > lo, hi - lo, 1), 0, 1)
+        ends = np.rint(frac * _BAR_PX).astype(np.int64)
+        rows = np.arange(_BAR_PX)[None, :] < ends[:, None]  # features x pixels
+        img = np.empty((len(frac), _ROW_PX, _BAR_PX, 3), np.uint8)
+        img[...] = _BG
+        img[:, 1:-1][np.broadcast_to(rows[:, None, :], (len(frac), _ROW_PX - 2, _BAR_PX))] = _FG
+        return img.reshape(len(frac) * _ROW_PX, _BAR_PX, 3)
 
     def render(self):
+        if self.render_mode == "rgb_array":
+            return self._frame()
         if self.render_mode != "ansi":
             return None
         o = dict(zip(self.feature_names, self._obs.tolist()))
@@ -322,16 +369,18 @@ class VectorClusterEnv(VectorEnv):
         return self._b.episode_seeds()
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed if isinstance(seed, (int, np.integer)) else None)
         n, b = self.num_envs, self._b
         if seed is None:
             per = [None] * n
-        elif isinstance(seed, (int, np.integer)):
-            per = [int(seed) + i for i in range(n)]
+        elif np.ndim(seed) == 0:
+            seed = as_seed(seed)
+            per = [seed + i for i in range(n)]
         else:
-            per = list(seed)
+            per = [None if x is None else as_seed(x) for x in seed]
             if len(per) != n:
                 raise ValueError(f"seed has {len(per)} entries, want num_envs = {n}")
+            seed = None
+        super().reset(seed=seed)
         mask = None
         if options and options.get("reset_mask") is not None:
             mask = np.asarray(options["reset_mask"], dtype=np.bool_)
@@ -339,20 +388,28 @@ class VectorClusterEnv(VectorEnv):
                 raise ValueError(f"reset_mask has shape {mask.shape}, want ({n},)")
         seeds = b.seeds.copy()
         explicit = options.get("episode_seeds") if options else None
+        if explicit is not None:
+            explicit = [as_seed(x, "episode_seed") for x in explicit]
+            if len(explicit) != n:
+                raise ValueError(f"episode_seeds has {len(explicit)} entries, want num_envs = {n}")
         for i in range(n):
             if mask is not None and not mask[i]:
                 continue
             if explicit is not None:
-                seeds[i] = np.uint64(int(explicit[i]))
+                seeds[i] = np.uint64(explicit[i])
                 continue
             if per[i] is not None:
                 self._rngs[i] = seeding.np_random(int(per[i]))[0]
             elif self._rngs[i] is None:
                 self._rngs[i] = seeding.np_random()[0]
             seeds[i] = np.uint64(_draw_seed(self._rngs[i]))
-        b.reset(seeds, mask)
-        infos = self._infos(b.info)
-        return (b.obs.copy() if self.copy else b.obs), infos
+        sig = defer_sigint()  # see _native.defer_sigint: no C call after resume_sigint
+        try:
+            b.reset(seeds, mask)
+            out = (b.obs.copy() if self.copy else b.obs), self._infos(b.info)
+        finally:
+            resume_sigint(sig)
+        return out
 
     def _infos(self, info: np.ndarray) -> dict[str, Any]:
         # One copy, then a contiguous row view per key; every key's mask is
@@ -369,16 +426,23 @@ class VectorClusterEnv(VectorEnv):
         b = self._b
         if b.act_dim:
             a = actions
-            if type(a) is not np.ndarray or a.shape != self._ashape:
-                a = np.asarray(a, dtype=np.float64)
-                if a.shape != self._ashape:
-                    raise ValueError(f"actions have shape {a.shape}, want {self._ashape} (num_envs x controlled parameters)")
+            if type(a) is not np.ndarray or a.shape != self._ashape or a.dtype.kind not in _REAL_KINDS:
+                a = _real_actions(a, self._ashape, self.action_names, "actions (num_envs x controlled parameters)")
             if self._norm:
                 np.multiply(a, self._half, out=b.actions)
                 b.actions += self._mid
             else:
                 b.actions[...] = a
-        b.step()
+        sig = defer_sigint()  # see _native.defer_sigint: no C call after resume_sigint
+        try:
+            b.step()
+            out = self._step_results()
+        finally:
+            resume_sigint(sig)
+        return out
+
+    def _step_results(self):
+        b = self._b
         term, trunc = b.terminated.copy(), b.truncated.copy()
         ended = term | trunc
         infos = self._infos(b.info)

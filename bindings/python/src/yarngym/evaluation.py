@@ -17,7 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ._native import _check, load
+from ._native import _check, as_seed, load
 from .registration import TASKS
 
 __all__ = ["evaluate", "task_seeds"]
@@ -54,7 +54,7 @@ def evaluate(
     bare = task_id.removeprefix("yarngym/")
     if seeds is None:
         seeds = task_seeds(bare, split)
-    cfg: dict = {"task": bare, "seeds": [int(s) for s in seeds], "workers": int(workers)}
+    cfg: dict = {"task": bare, "seeds": [as_seed(s) for s in seeds], "workers": int(workers)}
     if model is not None:
         cfg["model"] = os.fspath(model)
     if saved is not None:

@@ -19,6 +19,19 @@ parameter, mapped linearly onto the parameter's range (``param_low`` /
 values. Train and test seeds are in :data:`TASKS` (``train_seeds``,
 ``test_seeds``): pass ``options={"episode_seed": s}`` to ``reset`` to play
 seed ``s`` exactly.
+
+The ids exist in a process once yarngym is imported there. A worker process
+that did not import it (an RLlib env runner, a spawned multiprocessing
+worker, stable-baselines3's SubprocVecEnv with start_method="spawn") takes
+the id with its module, ``"yarngym:yarngym/OPERA-v0"``: gymnasium imports
+the module named before the colon, and so registers the ids, before it looks
+the id up. (gymnasium >= 1.0 no longer loads packages' ``gymnasium.envs``
+entry points, so a plain id cannot register itself in a fresh process.) On
+Ray, ``ray.init(runtime_env={"worker_process_setup_hook":
+"yarngym.register_envs"})`` registers them in every worker instead.
+Forkserver workers (SubprocVecEnv's default) need no prefix: importing
+yarngym adds it to multiprocessing's forkserver preload list
+(:func:`preload_in_forkserver`).
 """
 
 from __future__ import annotations
@@ -28,7 +41,7 @@ from typing import Any
 
 from ._native import REG_BASELINES, REG_TASKS, registry, registry_path
 
-__all__ = ["TASKS", "register_envs", "tasks", "baselines", "env_kwargs"]
+__all__ = ["TASKS", "register_envs", "tasks", "baselines", "env_kwargs", "preload_in_forkserver"]
 
 _ENTRY = "yarngym.envs:ClusterEnv"
 _VECTOR_ENTRY = "yarngym.envs:VectorClusterEnv"
@@ -97,3 +110,20 @@ def register_envs() -> None:
             vector_entry_point=_VECTOR_ENTRY,
             kwargs={"normalize_actions": True, **env_kwargs(task)},
         )
+
+
+def preload_in_forkserver() -> None:
+    """Adds yarngym to the modules multiprocessing's forkserver imports when
+    it starts (``multiprocessing.set_forkserver_preload``), keeping the ones
+    already listed: its workers, forks of the server, then know the ids (the
+    server only imports yarngym, which never loads Go, so forking it is
+    safe). No effect on a forkserver already running."""
+    import multiprocessing as mp
+
+    if "forkserver" not in mp.get_all_start_methods():
+        return
+    from multiprocessing import forkserver
+
+    listed = list(getattr(getattr(forkserver, "_forkserver", None), "_preload_modules", None) or ["__main__"])
+    if "yarngym" not in listed:
+        mp.set_forkserver_preload(listed + ["yarngym"])

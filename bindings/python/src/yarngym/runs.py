@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ._native import _check, _sets_list, load
+from ._native import _check, _sets_list, as_seed, load
 
 __all__ = ["Run", "run"]
 
@@ -133,7 +133,16 @@ def run(
     ["KEY=VALUE"]), ``seed`` the run's seed (default: the scenario's),
     ``controller`` a trained model (``yarngym learn``'s model.json) that sets
     the policy's parameters every control interval; ``timeline_s`` > 0
-    samples the cluster (and the policy's state) that often."""
+    samples the cluster (and the policy's state) that often: at least
+    0.001 (the engine counts whole milliseconds; less is refused). A bug in
+    the engine raises :class:`yarngym.YarnGymPanic`."""
+    if timeline_s is None or not isinstance(timeline_s, (int, float, np.integer, np.floating)) or isinstance(timeline_s, bool):
+        raise ValueError(f"timeline_s {timeline_s!r}: want 0 (the scenario's sampling) or a number of seconds >= 0.001")
+    if not (timeline_s == 0 or timeline_s >= 0.001) or not np.isfinite(timeline_s):
+        raise ValueError(
+            f"timeline_s {timeline_s!r}: want 0 (the scenario's sampling) or at least 0.001 s, the engine's "
+            "resolution (a shorter interval would sample nothing)"
+        )
     ffi, lib = load()
     _check_layout(ffi)
     cfg: dict[str, Any] = {"scenario": os.fspath(scenario), "record_tasks": bool(record_tasks)}
@@ -142,13 +151,19 @@ def run(
     if sets:
         cfg["sets"] = _sets_list(sets)
     if seed is not None:
-        cfg["seed"] = int(seed)
+        cfg["seed"] = as_seed(seed)
     if controller:
         cfg["controller"] = os.fspath(controller)
     if timeline_s:
         cfg["timeline_s"] = float(timeline_s)
     h = ffi.new("int64_t *")
-    _check(lib.yg_run_new(json.dumps(cfg).encode(), h))
+    try:
+        # A Ctrl-C lands after yg_run_new has returned: free the run even then.
+        _check(lib.yg_run_new(json.dumps(cfg).encode(), h))
+    except BaseException:
+        if h[0]:
+            lib.yg_run_free(h[0])
+        raise
     handle = h[0]
     try:
         nj, nt, ns, nv = (ffi.new("int64_t *") for _ in range(4))

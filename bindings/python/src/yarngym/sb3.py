@@ -20,6 +20,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
+from ._native import defer_sigint, resume_sigint
 from .envs import VectorClusterEnv
 
 __all__ = ["SB3VecEnv"]
@@ -38,21 +39,36 @@ class SB3VecEnv(VecEnv):
         self._actions: np.ndarray | None = None
         super().__init__(self.venv.num_envs, self.venv.single_observation_space, self.venv.single_action_space)
 
+    # reset and step_wait hold a Ctrl-C until they have returned, as the
+    # vector env's own calls do (_native.defer_sigint).
+
     def reset(self):
         seeds = self._seeds
         kw: dict[str, Any] = {}
         if any(s is not None for s in seeds):
             kw["seed"] = [None if s is None else int(s) for s in seeds]
-        obs, infos = self.venv.reset(**kw)
-        self.reset_infos = self._split(infos, range(self.num_envs))
-        self._reset_seeds()
-        self._reset_options()
+        sig = defer_sigint()
+        try:
+            obs, infos = self.venv.reset(**kw)
+            self.reset_infos = self._split(infos, range(self.num_envs))
+            self._reset_seeds()
+            self._reset_options()
+        finally:
+            resume_sigint(sig)
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = actions
 
     def step_wait(self):
+        sig = defer_sigint()
+        try:
+            out = self._step_wait()
+        finally:
+            resume_sigint(sig)
+        return out
+
+    def _step_wait(self):
         obs, rewards, term, trunc, infos = self.venv.step(self._actions)
         dones = term | trunc
         out = self._split(infos, range(self.num_envs))
