@@ -120,6 +120,9 @@ func (s *Sim) UsedVCoreMs() float64 {
 // Capacity returns the cluster's total capacity.
 func (s *Sim) Capacity() Res { return s.capacity }
 
+// Allocated is what the cluster's guaranteed containers hold now.
+func (s *Sim) Allocated() Res { return s.acct.allocG }
+
 // TaskRecord is one task attempt, as it ended.
 type TaskRecord struct {
 	Job       int32

@@ -113,7 +113,12 @@ func (n *Node) Free() Res { return n.Spec.Cap.Sub(n.Alloc) }
 
 // FitsFree reports whether r fits node n's free resources as the policy's
 // Calculator compares them (with MemoryOnly, vCores are not compared).
-func (s *Sim) FitsFree(r Res, n *Node) bool { return s.policy.Calc().Fits(r, n.Free()) }
+func (s *Sim) FitsFree(r Res, n *Node) bool {
+	return s.policy.Calc().Fits(s.booked(r, n), n.Free())
+}
+
+// Normalized is request r as the policy books it (Policy.Normalize).
+func (s *Sim) Normalized(r Res) Res { return s.policy.Normalize.Apply(r) }
 
 // Job is a job at run time.
 type Job struct {

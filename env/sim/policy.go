@@ -41,6 +41,10 @@ type Policy struct {
 	// EveryResource on a node whose vCores are over-committed launches
 	// nothing there until they are free again.
 	CalculatorParam *float64
+	// Normalize rounds every request before the engine books it: a
+	// container holds its normalized request (Hadoop's schedulers round
+	// memory up to 1024 MB steps). Zero: requests as they are.
+	Normalize Normalization
 }
 
 // Calc is the calculator in force (Calculator, or CalculatorParam's).

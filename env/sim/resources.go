@@ -55,6 +55,34 @@ func (c Calculator) String() string {
 	return "every resource"
 }
 
+// Normalization is how a scheduler rounds a container request before it
+// compares or books it (AbstractYarnScheduler.getNormalizedResource): each
+// resource up to at least Min, then up to a multiple of Step. Both of
+// Hadoop's schedulers round memory to a multiple of 1024 MB at their
+// defaults (the FairScheduler's increment-allocation, the
+// CapacityScheduler's minimum-allocation) with at least one vCore. The zero
+// value leaves requests as they are.
+type Normalization struct {
+	Min, Step Res
+}
+
+// HadoopNormalization is both stock schedulers' rounding at Hadoop's
+// defaults: yarn.scheduler.minimum-allocation-mb 1024 and -vcores 1, in
+// steps of 1024 MB and 1 vCore.
+var HadoopNormalization = Normalization{Min: Res{VCores: 1, MemMB: 1024}, Step: Res{VCores: 1, MemMB: 1024}}
+
+// Apply returns r rounded.
+func (z Normalization) Apply(r Res) Res {
+	return Res{VCores: roundUp(max(r.VCores, z.Min.VCores), z.Step.VCores), MemMB: roundUp(max(r.MemMB, z.Min.MemMB), z.Step.MemMB)}
+}
+
+func roundUp(x, step int64) int64 {
+	if step <= 0 || x%step == 0 {
+		return x
+	}
+	return (x/step + 1) * step
+}
+
 // IsZero reports whether r requests nothing.
 func (r Res) IsZero() bool { return r.VCores == 0 && r.MemMB == 0 }
 

@@ -10,7 +10,16 @@ import "fmt"
 // is the policy's judgement. A node reserved for another task takes only
 // that task (YARN's reservation).
 func (s *Sim) Launch(t *Task, n *Node, kind ContainerKind) error {
-	return s.launch(t, n, kind, t.Req)
+	return s.launch(t, n, kind, s.booked(t.Req, n))
+}
+
+// booked is what a container for request r holds on node n: r as the
+// policy normalizes it (a typed-slot TaskTracker's slots are not rounded).
+func (s *Sim) booked(r Res, n *Node) Res {
+	if n.typed() {
+		return r
+	}
+	return s.policy.Normalize.Apply(r)
 }
 
 // LaunchShrunk starts pending task t in a guaranteed container on n that
@@ -82,7 +91,7 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		// allocate response, then the ContainerLauncher starts them).
 		t.stall = j.amReadyMs + ((s.now-j.amReadyMs)/hb+1)*hb
 	}
-	if alloc.VCores < t.Req.VCores {
+	if alloc.VCores < s.booked(t.Req, n).VCores {
 		t.shrunk = alloc.VCores
 	}
 	t.Locality = s.LocalityOf(t, n)
@@ -460,7 +469,7 @@ func (s *Sim) Resume(t *Task) error {
 		return fmt.Errorf("resume %s: task is not suspended", t)
 	}
 	n := t.Node
-	want := Res{VCores: t.Req.VCores, MemMB: t.swapped}
+	want := Res{VCores: s.booked(t.Req, n).VCores, MemMB: t.swapped}
 	if t.shrunk > 0 {
 		want.VCores = t.shrunk
 	}
@@ -530,7 +539,7 @@ func (s *Sim) Reserve(n *Node, t *Task) error {
 	if n.Reserved != nil && n.Reserved != t {
 		return fmt.Errorf("reserve node %d for %s: already reserved for %s", n.ID, t, n.Reserved)
 	}
-	if !s.policy.Calc().Fits(t.Req, n.Spec.Cap) {
+	if !s.policy.Calc().Fits(s.policy.Normalize.Apply(t.Req), n.Spec.Cap) {
 		return fmt.Errorf("reserve node %d for %s: request %v exceeds the node's capacity", n.ID, t, t.Req)
 	}
 	if t.reservedOn != nil && t.reservedOn != n {

@@ -313,6 +313,10 @@ func (s *Sim) Waiting() []*Job { return s.waiting }
 // remove it, so range over a copy when acting.
 func (s *Sim) Active() []*Job { return s.active }
 
+// ReservedNodes returns the nodes reserved for a request, in no order (the
+// engine's own slice: do not keep it).
+func (s *Sim) ReservedNodes() []*Node { return s.reserved }
+
 // Done reports whether the run has ended.
 func (s *Sim) Done() bool { return s.ended }
 

@@ -51,6 +51,21 @@ type Allocator struct {
 	LocalityDelay float64
 	// Hooks are told of launches.
 	Hooks []Launched
+	// Continue, when set, says whether a heartbeat goes on assigning after
+	// the assignments so far (Beat): the schedulers' per-heartbeat caps
+	// (Fair's assignmultiple, Capacity's maximum-offswitch-assignments).
+	// Nil: until nothing more fits.
+	Continue func(b Beat) bool
+	// Considers, when set, says whether a job wanting containers is offered
+	// this heartbeat's node at all (the FairScheduler offers nodes only to
+	// jobs whose demand, as of its last update, differs from what they
+	// hold). Nil: every job that asks.
+	Considers func(s *sim.Sim, j *sim.Job) bool
+	// Reservable, when set, says whether a request first in line that does
+	// not fit may reserve the node; when it may not, its job is passed over
+	// for this node and the next job is tried (the FairScheduler reserves
+	// only for a starved job and a large enough request). Nil: always.
+	Reservable func(s *sim.Sim, t *sim.Task, n *sim.Node) bool
 	// CapacityLocality applies the CapacityScheduler's (Hadoop 2.x) rules
 	// around delay scheduling instead of the plain "2 x LocalityDelay, then
 	// any node":
@@ -99,6 +114,13 @@ func (a *Allocator) IdleNoop() bool {
 }
 
 // Allocate implements sim.Allocator.
+//
+// A node reserved for a request serves that request alone: while it does
+// not fit, and on the heartbeat that fulfils it, nothing else is assigned
+// there (FairScheduler.attemptScheduling and CapacityScheduler.
+// allocateContainerOnSingleNode both return after the reserved container).
+// A reservation the limits no longer allow is dropped and the heartbeat
+// goes on (FSAppAttempt.isValidReservation).
 func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
 	if t := n.Reserved; t != nil {
 		if !s.FitsFree(t.Req, n) {
@@ -106,39 +128,70 @@ func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
 		}
 		if a.Allowed(s, t, n) && s.Launch(t, n, sim.Guaranteed) == nil {
 			a.launched(s, t)
-		} else {
-			s.Unreserve(n)
+			return
 		}
+		s.Unreserve(n)
 	}
-	for a.assignOne(s, n) {
+	b := Beat{FreeAtStart: n.Free()}
+	for {
+		t := a.assignOne(s, n)
+		if t == nil {
+			return
+		}
+		b.Containers++
+		b.Assigned = b.Assigned.Add(t.Alloc)
+		if OffSwitch(s, t, n) {
+			b.OffSwitch++
+		}
+		if a.Continue != nil && !a.Continue(b) {
+			return
+		}
 	}
 }
 
-// assignOne ranks the jobs and launches one container on n. It returns
-// false when nothing more is launched on this heartbeat.
-func (a *Allocator) assignOne(s *sim.Sim, n *sim.Node) bool {
+// Beat is what one heartbeat has assigned so far on its node.
+type Beat struct {
+	Containers, OffSwitch int
+	Assigned              sim.Res // what the containers hold
+	FreeAtStart           sim.Res // the node's free resources before the first
+}
+
+// OffSwitch reports whether giving t a container on n is an off-switch
+// assignment in Hadoop's terms: a request for any node (an AM, a reducer,
+// an executor: their AMs ask with ANY only) or a map placed off its
+// block's rack (RegularContainerAllocator's NodeType.OFF_SWITCH).
+func OffSwitch(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
+	return t.Kind != sim.KindMap || len(t.Replicas) == 0 || s.LocalityOf(t, n) == sim.OffRack
+}
+
+// assignOne ranks the jobs and launches one container on n. It returns the
+// task launched, or nil when nothing more is launched on this heartbeat.
+func (a *Allocator) assignOne(s *sim.Sim, n *sim.Node) *sim.Task {
 	a.rank(s)
 	for _, j := range a.jobs {
+		if a.Considers != nil && !a.Considers(s, j) {
+			continue
+		}
 		t := a.TaskFor(s, j, n)
 		if t == nil {
 			continue
 		}
 		if !s.FitsFree(t.Req, n) {
-			if !a.Reserve || a.Backfill > 0 {
+			if !a.Reserve || a.Backfill > 0 || (a.Reservable != nil && !a.Reservable(s, t, n)) {
 				continue // try the next job
 			}
 			if n.Reserved == nil && t.ReservedOn() == nil {
 				_ = s.Reserve(n, t) // cannot fail: t is requestable and fits the node's capacity
 			}
-			return false
+			return nil
 		}
 		if err := s.Launch(t, n, sim.Guaranteed); err != nil {
 			panic(err) // TaskFor returned a requestable task that fits: a bug
 		}
 		a.launched(s, t)
-		return true
+		return t
 	}
-	return false
+	return nil
 }
 
 // rank fills a.jobs with the jobs that want containers, best first.

@@ -1,0 +1,83 @@
+package fair
+
+import (
+	"math"
+
+	"yarngym/env/sim"
+	"yarngym/policies/base"
+)
+
+// AMShare is the FairScheduler's maxAMShare: a job whose AM is not running
+// yet is passed over while the queue's AMs plus its own would exceed
+// MaxAMShare of the queue's instantaneous fair share (FSLeafQueue.canRunAppAM,
+// computeMaxAMResource). Fair shares are computed on memory only
+// (FairSharePolicy), so a queue's share has no vCores and the limit takes
+// the cluster's currently unallocated vCores in their place: on a busy
+// cluster few AMs start, however much memory the queue's share holds. Both
+// components are rounded up. A job's AM counts against its queue from its
+// allocation until the job ends (amResourceUsage is released when the
+// attempt is removed). A negative MaxAMShare switches it off (Hadoop: -1).
+type AMShare struct {
+	MaxAMShare float64
+	u          *Update
+	// am holds each queue's running AMs' resources, taken once per heartbeat
+	// (Prepare) and kept current through Launched within it.
+	am    map[string]sim.Res
+	fresh bool
+}
+
+// Prepare marks the per-queue AM totals stale (base.Allocator calls the
+// order's Prepare once per ranking; AMShare takes them when first asked).
+func (l *AMShare) stale() { l.fresh = false }
+
+func (l *AMShare) take(s *sim.Sim) {
+	clear(l.am)
+	for _, j := range s.Active() {
+		if j.AM != nil && j.AM.State == sim.TaskRunning {
+			q := base.QueueOf(j)
+			l.am[q] = l.am[q].Add(j.AM.Alloc)
+		}
+	}
+	l.fresh = true
+}
+
+// Limit is queue q's AM limit now.
+func (l *AMShare) Limit(s *sim.Sim, q string) sim.Res {
+	avail := s.Capacity().Sub(s.Allocated())
+	mem := l.u.QueueShareMB(q)
+	if mem == 0 {
+		mem = float64(max(avail.MemMB, 0))
+	}
+	return sim.Res{MemMB: int64(math.Ceil(mem * l.MaxAMShare)), VCores: int64(math.Ceil(float64(max(avail.VCores, 0)) * l.MaxAMShare))}
+}
+
+// Allow implements base.Limit.
+func (l *AMShare) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
+	if t.Kind != sim.KindAM || l.MaxAMShare < 0 {
+		return true
+	}
+	if !l.fresh {
+		l.take(s)
+	}
+	q := base.QueueOf(t.Job)
+	return l.am[q].Add(s.Normalized(t.Req)).Fits(l.Limit(s, q))
+}
+
+// Launched keeps the AM totals current within a heartbeat.
+func (l *AMShare) Launched(_ *sim.Sim, t *sim.Task) {
+	if t.Kind == sim.KindAM && l.fresh {
+		q := base.QueueOf(t.Job)
+		l.am[q] = l.am[q].Add(t.Alloc)
+	}
+}
+
+// vcoresShare is the running AMs' share of the cluster's vCores.
+func (l *AMShare) vcoresShare(s *sim.Sim) float64 {
+	var v int64
+	for _, j := range s.Active() {
+		if j.AM != nil && j.AM.State == sim.TaskRunning {
+			v += j.AM.Alloc.VCores
+		}
+	}
+	return float64(v) / float64(s.Capacity().VCores)
+}

@@ -1,0 +1,123 @@
+package fair
+
+import (
+	"slices"
+
+	"yarngym/env/sim"
+	"yarngym/policies/base"
+)
+
+// Order is FairSharePolicy's comparator: queues by guaranteed memory held
+// per unit of weight, then by name; jobs in a queue by guaranteed memory
+// held (a job's weight is 1), then by submission (start time, then
+// application id). Usage is live, as in the FairScheduler.
+type Order struct {
+	weight map[string]float64
+	// stats holds the totals of each queue with active jobs (a scenario has
+	// a handful of queues: a linear search beats hashing names for every
+	// active job).
+	stats     []queueStat
+	queues    []string // queues with active jobs, sorted
+	sim       *sim.Sim
+	fresh     bool   // stats hold this ranking's totals
+	onPrepare func() // told of each ranking (the AM limit's totals go stale)
+}
+
+// queueStat is one queue's totals.
+type queueStat struct {
+	name  string
+	usage float64 // guaranteed memory
+}
+
+// stat returns the totals of queue q, adding a zero entry if it has none.
+func (o *Order) stat(q string) *queueStat {
+	for i := range o.stats {
+		if o.stats[i].name == q {
+			return &o.stats[i]
+		}
+	}
+	o.stats = append(o.stats, queueStat{name: q})
+	return &o.stats[len(o.stats)-1]
+}
+
+// usage is queue q's guaranteed memory (0 for a queue with no active job).
+func (o *Order) usage(q string) float64 {
+	for i := range o.stats {
+		if o.stats[i].name == q {
+			return o.stats[i].usage
+		}
+	}
+	return 0
+}
+
+// NewOrder returns the Fair order for the spec's queues.
+func NewOrder(sp base.Spec) *Order {
+	o := &Order{weight: map[string]float64{}}
+	for _, q := range sp.Queues {
+		w := q.Weight
+		if w <= 0 {
+			w = 1
+		}
+		o.weight[q.Name] = w
+	}
+	return o
+}
+
+func (o *Order) w(q string) float64 {
+	if w, ok := o.weight[q]; ok {
+		return w
+	}
+	return 1
+}
+
+// Prepare implements base.Order. The per-queue totals are computed only
+// when two queues are compared (with one queue, never).
+func (o *Order) Prepare(s *sim.Sim) {
+	o.sim = s
+	o.fresh = false
+	if o.onPrepare != nil {
+		o.onPrepare()
+	}
+}
+
+// IdleNoop implements sim.IdleNoop: Prepare only marks totals stale, and
+// they are recomputed before any use.
+func (o *Order) IdleNoop() bool { return true }
+
+func (o *Order) queueUsage() {
+	o.stats = o.stats[:0]
+	o.queues = o.queues[:0]
+	var st *queueStat
+	for _, j := range o.sim.Active() {
+		q := base.QueueOf(j)
+		if st == nil || st.name != q {
+			st = o.stat(q)
+		}
+		st.usage += float64(j.Alloc.MemMB - j.OppAlloc.MemMB)
+	}
+	for i := range o.stats {
+		o.queues = append(o.queues, o.stats[i].name)
+	}
+	slices.Sort(o.queues)
+	o.fresh = true
+}
+
+// Less implements base.Order.
+func (o *Order) Less(_ *sim.Sim, a, b *sim.Job) bool {
+	qa, qb := base.QueueOf(a), base.QueueOf(b)
+	if qa != qb {
+		if !o.fresh {
+			o.queueUsage()
+		}
+		ra, rb := o.usage(qa)/o.w(qa), o.usage(qb)/o.w(qb)
+		if ra != rb {
+			return ra < rb
+		}
+		return qa < qb
+	}
+	ua, ub := a.Alloc.MemMB-a.OppAlloc.MemMB, b.Alloc.MemMB-b.OppAlloc.MemMB
+	if ua != ub {
+		return ua < ub
+	}
+	return a.ID < b.ID
+}
