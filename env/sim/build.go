@@ -80,6 +80,7 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 			continue
 		}
 		st := &Stage{Index: si, Spec: ss, Tasks: make([]*Task, 0, len(ss.DurationsMs)), id: int32(len(s.stages))}
+		st.rampup = s.rampupStage(j, st)
 		s.stages = append(s.stages, st)
 		st.phases = ss.Profile.Phases
 		replicas := ss.BlockReplicas

@@ -146,6 +146,7 @@ type Job struct {
 	active    int  // index in Sim.active
 	admitSeq  int  // order of admission (1, 2, ...)
 	asking    bool // in Sim.asking: HasPending is true
+	amBeat    bool // an AM heartbeat is due (reduces.go)
 }
 
 // JobState is where a job is in its life.
@@ -177,6 +178,11 @@ type Stage struct {
 	Running int
 	// LastStartMs is when a task of the stage last started (0 before any).
 	LastStartMs Ms
+
+	// rampup: a MapReduce reduce stage whose AM asks for asked of its
+	// pending reducers at a time (reduces.go).
+	rampup bool
+	asked  int
 
 	phases []Phase
 	id     int32   // index in Sim.stages
@@ -298,6 +304,9 @@ func (st *Stage) Width() int {
 func (st *Stage) Asking() int {
 	if !st.Released {
 		return 0
+	}
+	if st.rampup {
+		return min(st.Pending, st.asked)
 	}
 	if m := st.Spec.MaxRunning; m > 0 && st.Pending > m-st.Running {
 		return max(m-st.Running, 0)

@@ -1,7 +1,5 @@
 package sim
 
-import "math"
-
 // NextTask returns the job's next pending, requested task that may run on n
 // with locality no worse than max, or nil. The AM comes first. Then stages in
 // reverse order: MapReduce's AM asks for reducers at a higher priority than
@@ -136,31 +134,6 @@ func (st *Stage) headPending() *Task {
 		return nil
 	}
 	return st.queue[st.head]
-}
-
-// rampupAllows applies the MapReduce AM's reduce ramp-up: while the
-// previous stage still has tasks waiting, another reducer may start only if
-// the reducers stay within min(f, ReduceRampupLimit) of the job's running
-// tasks, f the fraction of its maps completed. Hadoop's RMContainerAllocator
-// (scheduleReduces) ramps the reduces up "based on completed map
-// percentage": the reduce resource limit is the job's resource limit times
-// min(completedMapPercent, yarn.app.mapreduce.am.job.reduce.rampup.limit),
-// and only once no map is waiting for a container are all reduces
-// requested. The job's running containers stand for its resource limit
-// (what it holds; a congested cluster leaves no headroom beyond it), counted
-// in containers (the built-in workloads' maps and reduces ask for the same
-// memory).
-func (s *Sim) rampupAllows(j *Job, st *Stage) bool {
-	if st.Spec.Kind != KindReduce || st.Index == 0 {
-		return true
-	}
-	prev := j.Stages[st.Index-1]
-	if prev.Pending == 0 {
-		return true
-	}
-	limit := math.Min(float64(prev.Done)/float64(len(prev.Tasks)), s.model.ReduceRampupLimit)
-	r := float64(st.Running + 1)
-	return r <= limit*float64(prev.Running+st.Running+1)
 }
 
 // preemptReducers is the MapReduce AM's reducer preemption: a job whose maps

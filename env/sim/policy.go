@@ -41,6 +41,11 @@ type Policy struct {
 	// EveryResource on a node whose vCores are over-committed launches
 	// nothing there until they are free again.
 	CalculatorParam *float64
+	// Headroom, when set, is what the scheduler tells a job's AM it may
+	// still get (the allocate response's headroom), from which a MapReduce
+	// AM ramps up its reducers (reduces.go). Nil: the cluster's free
+	// resources.
+	Headroom func(s *Sim, j *Job) Res
 	// Normalize rounds every request before the engine books it: a
 	// container holds its normalized request (Hadoop's schedulers round
 	// memory up to 1024 MB steps). Zero: requests as they are.
@@ -61,6 +66,17 @@ func (p *Policy) Calc() Calculator {
 // Admitter decides whether a waiting job may start.
 type Admitter interface {
 	Admit(s *Sim, j *Job) bool
+}
+
+// PassingAdmitter is an Admitter that does not hold the line: a job it
+// refuses waits while the jobs behind it are still considered (the
+// CapacityScheduler activates applications under its AM limit this way:
+// LeafQueue.activateApplications goes on past an application whose AM does
+// not fit). With any admitter that is not one, the first job refused blocks
+// the jobs behind it.
+type PassingAdmitter interface {
+	Admitter
+	Passes() bool
 }
 
 // Allocator assigns containers on node n's heartbeat with s.Launch and may

@@ -117,6 +117,9 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		st.Pending--
 		st.Running++
 		st.LastStartMs = s.now
+		if st.rampup {
+			st.asked--
+		}
 	}
 	s.stats.Launched++
 	s.setUsage(t, n)
@@ -139,6 +142,12 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 func (s *Sim) settleAMStart(am *Task) {
 	j := am.Job
 	j.amReadyMs = s.now + s.model.AMStartupMs
+	for _, st := range j.Stages {
+		if st.rampup {
+			s.scheduleAMBeat(j) // its first allocate() is at registration
+			break
+		}
+	}
 	if j.amReadyMs > s.now {
 		// The job asks for its tasks then, without a model event.
 		s.ready.push(event{at: j.amReadyMs, ord: ordFirst, seq: uint64(j.ID), id: j.ID, kind: evReady})
@@ -175,6 +184,9 @@ func (s *Sim) Requestable(t *Task) bool {
 	}
 	if m := t.Stage.Spec.MaxRunning; m > 0 && t.Stage.Running >= m {
 		return false
+	}
+	if t.Stage.rampup && t.Stage.asked <= 0 {
+		return false // the AM has not asked for another reducer (reduces.go)
 	}
 	return t.Stage.Released && (t.Job.AM == nil || s.now >= t.Job.amReadyMs)
 }
@@ -412,6 +424,9 @@ func (s *Sim) Kill(t *Task) error {
 	t.swapped, t.swapIn, t.stall = 0, 0, 0
 	t.Locality = NodeLocal
 	s.enqueue(t, true)
+	if t.Stage.rampup {
+		s.scheduleAMBeat(t.Job) // the AM asks for it again as its ramp-up allows
+	}
 	s.touch(t.Job)
 	for _, l := range s.listeners {
 		l.TaskEnded(s, t, Killed)

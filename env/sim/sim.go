@@ -73,6 +73,8 @@ type Sim struct {
 	Tasks    []*Task
 	racks    int
 	capacity Res
+	// typedCluster: some node is a Hadoop 1 TaskTracker with typed slots.
+	typedCluster bool
 
 	waiting  []*Job  // submitted, not admitted, in submission order
 	active   []*Job  // admitted, not done, in admission order
@@ -148,6 +150,7 @@ func newSim(cfg Config, build bool) (*Sim, error) {
 		if ns.ReduceSlots < 0 {
 			return nil, fmt.Errorf("node %d (%s): negative reduce slots", i, ns.Name)
 		}
+		s.typedCluster = s.typedCluster || ns.ReduceSlots > 0
 		s.Nodes = append(s.Nodes, &Node{ID: int32(i), Spec: ns, boundaryAt: -1, pollAt: -1, lastReduce: -1,
 			cores: ns.Cores, diskMBps: ns.DiskMBps, memCap: float64(ns.Cap.MemMB), speed: ns.Speed})
 	}
@@ -421,6 +424,8 @@ func (s *Sim) dispatch(ev event) {
 	case evSample:
 		s.sample()
 		s.schedule(s.now+s.cfg.TimelineMs, evSample, 0)
+	case evAMBeat:
+		s.amBeat(s.Jobs[ev.id])
 	case evAMTick:
 		s.preemptReducers()
 		s.schedule(s.now+s.model.AMTickMs, evAMTick, 0)
@@ -443,25 +448,37 @@ func (s *Sim) arrive(j *Job) {
 	s.tryAdmit()
 }
 
-// tryAdmit admits waiting jobs in submission order until one is refused.
+// tryAdmit admits waiting jobs in submission order until one is refused by
+// an admitter that holds the line (PassingAdmitter says which do not).
 func (s *Sim) tryAdmit() {
+	kept := s.waiting[:0]
 	admitted := 0
+	blocked := false
 	for _, j := range s.waiting {
+		if blocked {
+			kept = append(kept, j)
+			continue
+		}
 		ok := true
 		for _, a := range s.policy.Admission {
 			if !a.Admit(s, j) {
 				ok = false
+				if p, is := a.(PassingAdmitter); !is || !p.Passes() {
+					blocked = true
+				}
 				break
 			}
 		}
 		if !ok {
-			break
+			kept = append(kept, j)
+			continue
 		}
 		s.admit(j)
 		admitted++
 	}
 	if admitted > 0 {
-		s.waiting = append(s.waiting[:0], s.waiting[admitted:]...)
+		clear(s.waiting[len(kept):])
+		s.waiting = kept
 		s.idle.cursorOK = false
 	}
 }

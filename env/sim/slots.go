@@ -44,26 +44,20 @@ func (s *Sim) slotOnlyOK(k TaskKind) bool {
 	return true
 }
 
-// AsksFor reports whether t's job asks for t on node n now: t is
-// requestable and, for a reducer in a YARN container, the MapReduce AM's
-// reduce ramp-up lets it start (a typed TaskTracker's reduce slots are a
-// capacity, which Launch checks, not an ask: Hadoop 1 has no AM). NextTask
-// offers only such tasks; a policy that picks tasks itself (RAS's task
-// scheduler) checks it, or it launches reducers the AM has not asked for,
-// which can fill a YARN cluster with reducers while their maps wait.
-func (s *Sim) AsksFor(t *Task, n *Node) bool {
-	if !s.Requestable(t) {
-		return false
-	}
-	return t.Kind != KindReduce || n.typed() || s.rampupAllows(t.Job, t.Stage)
-}
+// AsksFor reports whether t's job asks for t on node n now: NextTask
+// offers only such tasks, and a policy that picks tasks itself (RAS's task
+// scheduler) checks it, or it launches reducers the MapReduce AM has not
+// asked for (Requestable: the AM ramps its reducers up, reduces.go), which
+// can fill a YARN cluster with reducers while their maps wait. A typed
+// TaskTracker's reduce slots are a capacity, which Launch checks, not an
+// ask (Hadoop 1 has no AM).
+func (s *Sim) AsksFor(t *Task, n *Node) bool { return s.Requestable(t) }
 
 // slotAllows gates stage st's next task for node n in NextTask: on a typed
-// node a reducer needs a free reduce slot; elsewhere the MapReduce AM's
-// reduce ramp-up limit applies.
+// node a reducer needs a free reduce slot.
 func (s *Sim) slotAllows(j *Job, st *Stage, n *Node) bool {
 	if st.Spec.Kind == KindReduce && n.typed() {
 		return s.reduceSlotFree(n)
 	}
-	return s.rampupAllows(j, st)
+	return true
 }

@@ -228,7 +228,14 @@ func (a *Allocator) TaskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
 	if d := int(a.LocalityDelay); d > 0 {
 		switch {
 		case a.CapacityLocality && a.offSwitch(s, j):
-		case !a.CapacityLocality && j.Misses >= 2*d:
+		case a.CapacityLocality && j.Misses > min(d, len(s.Nodes)):
+			// RegularContainerAllocator.canAssign: rack-local once the
+			// missed opportunities exceed min(cluster nodes,
+			// node-locality-delay).
+			max = sim.RackLocal
+		case a.CapacityLocality:
+			max = sim.NodeLocal
+		case j.Misses >= 2*d:
 		case j.Misses >= d:
 			max = sim.RackLocal
 		default:
@@ -245,8 +252,13 @@ func (a *Allocator) TaskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
 	if !a.Allowed(s, t, n) {
 		return nil
 	}
-	if t.Kind == sim.KindMap && offered && s.LocalityOf(t, n) == sim.NodeLocal {
-		j.Misses = 0
+	if t.Kind == sim.KindMap && offered {
+		// A node-local assignment resets the missed opportunities; so
+		// does a rack-local one in the CapacityScheduler
+		// (rack-locality-full-reset, default true).
+		if l := s.LocalityOf(t, n); l == sim.NodeLocal || (a.CapacityLocality && l == sim.RackLocal) {
+			j.Misses = 0
+		}
 	}
 	return t
 }
@@ -264,8 +276,8 @@ func (a *Allocator) offSwitch(s *sim.Sim, j *sim.Job) bool {
 			required += st.Asking()
 		}
 	}
-	if required == 0 || float64(required) < float64(j.Misses) {
-		return true // the factor is at most 1
+	if required == 0 || float64(required) < float64(j.Misses) || j.Misses > len(s.Nodes) {
+		return true // the factor is at most 1; the wait at most the node count
 	}
 	return float64(required)*a.waitFactor(s, j) < float64(j.Misses)
 }

@@ -81,3 +81,25 @@ func (l *AMShare) vcoresShare(s *sim.Sim) float64 {
 	}
 	return float64(v) / float64(s.Capacity().VCores)
 }
+
+// headroom is what the FairScheduler tells job j's AM it may still get
+// (FSAppAttempt.getHeadroom, FairSharePolicy.getHeadroom): the cluster's
+// unallocated resources, and in memory no more than what its queue's fair
+// share leaves of the queue's usage.
+func (l *AMShare) headroom(s *sim.Sim, j *sim.Job) sim.Res {
+	free := s.Capacity().Sub(s.Allocated())
+	free = sim.Res{VCores: max(free.VCores, 0), MemMB: max(free.MemMB, 0)}
+	q := base.QueueOf(j)
+	share := l.u.QueueShareMB(q)
+	if len(l.u.shareMB) <= 1 && share >= float64(s.Capacity().MemMB) {
+		return free // one queue: its share is the cluster
+	}
+	var used int64
+	for _, o := range s.Active() {
+		if base.QueueOf(o) == q {
+			used += o.Alloc.MemMB - o.OppAlloc.MemMB
+		}
+	}
+	free.MemMB = min(free.MemMB, max(int64(share)-used, 0))
+	return free
+}

@@ -1,0 +1,142 @@
+package sim
+
+import "math"
+
+// The MapReduce ApplicationMaster's reduces: which reducers it asks the
+// ResourceManager for, on its own heartbeat.
+//
+// A MapReduce job's reducers are not all requested when slow-start passes.
+// The AM keeps them pending and, at each of its heartbeats (allocate()
+// calls, Model.AMHeartbeatMs from its registration), ramps them up within a
+// share of the job's resource limit that grows with the completed maps, and
+// asks for all of them once no map waits (RMContainerAllocator.
+// scheduleReduces):
+//
+//	limit    = headroom + the maps and reducers the job holds
+//	ideal    = limit x min(completed maps / maps, reduce.rampup.limit 0.5)
+//	if the rest of the limit holds every map asked for or held, the
+//	    reducers also get what the maps leave of it
+//	ramp up  = (that - reducers asked for or held) / a reducer's request,
+//	           in whole containers (negative: ask for fewer: ramp down)
+//
+// The headroom is what the scheduler tells the AM it may still get
+// (Policy.Headroom); containers are counted in the resources the scheduler
+// compares (Policy.Calc: memory only for the CapacityScheduler's default).
+// A stage ramped up this way (Stage.rampup) asks for Stage.asked of its
+// pending reducers; NextTask offers no other.
+
+// rampupStage reports whether stage st of job j is a MapReduce reduce stage
+// ramped up by its AM: reducers after a map stage, in a job with an AM, on
+// YARN containers (a Hadoop 1 TaskTracker has reduce slots, and no AM).
+func (s *Sim) rampupStage(j *Job, st *Stage) bool {
+	if st.Spec.Kind != KindReduce || st.Index == 0 || j.Spec.AM.IsZero() || s.typedCluster {
+		return false
+	}
+	return j.Stages[st.Index-1].Spec.Kind == KindMap
+}
+
+// amBeatMs is the AM heartbeat the ramp-up runs on.
+func (s *Sim) amBeatMs() Ms {
+	if hb := s.model.AMHeartbeatMs; hb > 0 {
+		return hb
+	}
+	return MsPerS
+}
+
+// scheduleAMBeat schedules job j's next AM heartbeat after now on its grid
+// from its registration, unless one is due.
+func (s *Sim) scheduleAMBeat(j *Job) {
+	if j.amBeat || j.State != JobAdmitted {
+		return
+	}
+	hb := s.amBeatMs()
+	at := j.amReadyMs
+	if at <= s.now {
+		at = j.amReadyMs + ((s.now-j.amReadyMs)/hb+1)*hb
+	}
+	j.amBeat = true
+	s.seq++
+	// An AM heartbeat comes before the node heartbeats of its instant: its
+	// asks are in when the nodes are offered.
+	s.queue.push(event{at: at, seq: s.seq, ord: -1, id: j.ID, kind: evAMBeat})
+}
+
+// amBeat is job j's AM heartbeat: it ramps its reducers and keeps beating
+// while any of them waits to be asked for.
+func (s *Sim) amBeat(j *Job) {
+	j.amBeat = false
+	if j.State != JobAdmitted {
+		return
+	}
+	more := false
+	for _, st := range j.Stages {
+		if !st.rampup {
+			continue
+		}
+		if st.Released {
+			s.scheduleReduces(j, st)
+		}
+		more = more || !st.Released || st.Pending > 0
+	}
+	s.touch(j)
+	if more {
+		s.scheduleAMBeat(j)
+	}
+}
+
+// scheduleReduces is RMContainerAllocator.scheduleReduces for reduce stage
+// st (released: slow-start has passed).
+func (s *Sim) scheduleReduces(j *Job, st *Stage) {
+	maps := j.Stages[st.Index-1]
+	waiting := st.Pending - st.asked // not yet asked for
+	if waiting <= 0 && st.asked == 0 {
+		return
+	}
+	if maps.Pending == 0 { // no map asked for: ask for every reducer
+		st.asked = st.Pending
+		return
+	}
+	calc := s.policy.Calc()
+	mapCap, redCap := maps.Spec.Req, st.Spec.Req
+	headroom := s.headroom(j)
+	limit := headroom.Add(mul(mapCap, maps.Running)).Add(mul(redCap, st.Running))
+	f := math.Min(float64(maps.Done)/float64(len(maps.Tasks)), s.model.ReduceRampupLimit)
+	ideal := Res{VCores: int64(float64(limit.VCores) * f), MemMB: int64(float64(limit.MemMB) * f)}
+	idealMap := limit.Sub(ideal)
+	final := ideal
+	if containers(calc, idealMap, mapCap) >= maps.Pending+maps.Running {
+		final = final.Add(idealMap.Sub(mul(mapCap, maps.Pending+maps.Running)))
+	}
+	ramp := containers(calc, final.Sub(mul(redCap, st.asked+st.Running)), redCap)
+	switch {
+	case ramp > 0:
+		st.asked += min(ramp, waiting)
+	case ramp < 0:
+		st.asked -= min(-ramp, st.asked)
+	}
+}
+
+// headroom is what the scheduler tells job j's AM it may still get.
+func (s *Sim) headroom(j *Job) Res {
+	if h := s.policy.Headroom; h != nil {
+		return h(s, j)
+	}
+	free := s.capacity.Sub(s.acct.allocG)
+	return Res{VCores: max(free.VCores, 0), MemMB: max(free.MemMB, 0)}
+}
+
+func mul(r Res, k int) Res { return Res{VCores: r.VCores * int64(k), MemMB: r.MemMB * int64(k)} }
+
+// containers is how many containers of size c fit in r, in the resources
+// calc compares (ResourceCalculatorUtils.computeAvailableContainers;
+// integer division, so negative r gives a negative count).
+func containers(calc Calculator, r, c Res) int {
+	n := math.MaxInt
+	if c.MemMB > 0 {
+		n = int(r.MemMB / c.MemMB)
+	}
+	if calc == EveryResource && c.VCores > 0 {
+		n = min(n, int(r.VCores/c.VCores))
+	}
+	return n
+}

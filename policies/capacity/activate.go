@@ -1,0 +1,79 @@
+package capacity
+
+import (
+	"math"
+
+	"yarngym/env/sim"
+	"yarngym/policies/base"
+)
+
+// Activation is the CapacityScheduler's AM limit: a submitted job becomes
+// schedulable (activated; in yarngym, admitted: its AM is then requested)
+// only while its queue's activated jobs' AMs plus its own fit the queue's AM
+// limit, maximum-am-resource-percent of the queue's capacity or of its
+// current limit if larger, rounded up to the minimum allocation, and its
+// user's AM limit, the same share of the queue's capacity alone times the
+// user-limit-factor. A queue with no activated job always takes one. A job
+// refused does not hold the line: the ones behind it may still fit. An AM
+// counts from activation until its job ends. The limit is checked when
+// jobs arrive and end (LeafQueue.activateApplications runs on application
+// add and remove), memory only (DefaultResourceCalculator).
+//
+// Reference: Hadoop 3.3.6 LeafQueue.activateApplications,
+// calculateAndGetAMResourceLimitPerPartition, getUserAMResourceLimitPerPartition.
+type Activation struct{ q *Queues }
+
+// Passes implements sim.PassingAdmitter.
+func (a *Activation) Passes() bool { return true }
+
+// Admit implements sim.Admitter.
+func (a *Activation) Admit(s *sim.Sim, j *sim.Job) bool {
+	q := a.q
+	if q.MaxAMPercent < 0 {
+		return true
+	}
+	name := base.QueueOf(j)
+	qu := q.of(name)
+	var amUsed sim.Res
+	active := 0
+	var othersMB int64
+	for _, o := range s.Active() {
+		if base.QueueOf(o) != name {
+			othersMB += o.Alloc.MemMB - o.OppAlloc.MemMB
+			continue
+		}
+		active++
+		amUsed = amUsed.Add(amOf(s, o))
+	}
+	if active == 0 || amUsed.MemMB <= 0 {
+		return true
+	}
+	mem := float64(s.Capacity().MemMB)
+	// The queue's current limit: its max-capacity, less what the other
+	// queues hold (ParentQueue's child limit).
+	current := math.Min(qu.maxCap*mem, mem-float64(othersMB))
+	usable := math.Max(qu.capMB(s), current)
+	am := float64(amUsed.MemMB + amOf(s, j).MemMB)
+	if am > normalizeUp(usable*q.MaxAMPercent) {
+		return false
+	}
+	userLimit := math.Min(normalizeUp(qu.capMB(s)*q.MaxAMPercent*q.UserLimitFactor), normalizeUp(usable*q.MaxAMPercent))
+	return am <= userLimit
+}
+
+// amOf is what job j's AM counts against the AM limit: its normalized
+// request (a job without an AM, an unmanaged one: the minimum allocation).
+func amOf(s *sim.Sim, j *sim.Job) sim.Res {
+	if j.AM == nil {
+		return base.MinAllocation
+	}
+	return s.Normalized(j.AM.Req)
+}
+
+// normalizeUp is DefaultResourceCalculator.multiplyAndNormalizeUp's last
+// step: the memory rounded to the nearest MB, then up to a multiple of the
+// minimum allocation.
+func normalizeUp(mb float64) float64 {
+	step := float64(base.MinAllocation.MemMB)
+	return math.Ceil(math.Floor(mb+0.5)/step) * step
+}

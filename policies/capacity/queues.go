@@ -1,0 +1,237 @@
+package capacity
+
+import (
+	"fmt"
+	"math"
+
+	"yarngym/env/sim"
+	"yarngym/policies/base"
+)
+
+// Queues holds the queue configuration and each queue's usage at this
+// heartbeat, and is the CapacityScheduler's order and its per-request
+// limits: max-capacity and the user limit.
+type Queues struct {
+	// queues in configuration order, then any queue a job names that is not
+	// configured (capacity and max-capacity 0: it never runs). A scenario
+	// has a handful of queues, so a linear search by name is cheaper than
+	// hashing on every job of every heartbeat.
+	queues []queue
+	// MaxAMPercent is maximum-am-resource-percent; negative switches it off.
+	MaxAMPercent float64
+	// Calculator is yarn.scheduler.capacity.resource-calculator: 0 the
+	// DefaultResourceCalculator (memory only), 1 the DominantResourceCalculator.
+	Calculator float64
+	// UserLimitFactor is user-limit-factor: one user may hold this many
+	// times the queue's capacity (all jobs here are one user's).
+	UserLimitFactor float64
+	sim             *sim.Sim
+}
+
+// queue is one queue's configuration and its usage at this heartbeat.
+type queue struct {
+	name             string
+	capacity, maxCap float64
+	configured       bool
+	// used is what the queue's jobs hold, plus the requests they have
+	// reserved nodes for (a reservation is charged to the queue and its
+	// user: LeafQueue.allocateResource).
+	used sim.Res
+}
+
+// of returns the queue named name, adding an unconfigured one if needed.
+func (q *Queues) of(name string) *queue {
+	for i := range q.queues {
+		if q.queues[i].name == name {
+			return &q.queues[i]
+		}
+	}
+	q.queues = append(q.queues, queue{name: name})
+	return &q.queues[len(q.queues)-1]
+}
+
+// Prepare implements base.Order: each queue's usage, reservations included.
+func (q *Queues) Prepare(s *sim.Sim) {
+	q.sim = s
+	for i := range q.queues {
+		q.queues[i].used = sim.Res{}
+	}
+	for _, j := range s.Active() {
+		qu := q.of(base.QueueOf(j))
+		qu.used = qu.used.Add(j.Alloc.Sub(j.OppAlloc))
+	}
+	for _, n := range s.ReservedNodes() {
+		qu := q.of(base.QueueOf(n.Reserved.Job))
+		qu.used = qu.used.Add(s.Normalized(n.Reserved.Req))
+	}
+}
+
+// capMB is the queue's guaranteed memory, at least the minimum allocation.
+func (qu *queue) capMB(s *sim.Sim) float64 {
+	return math.Max(qu.capacity*float64(s.Capacity().MemMB), float64(base.MinAllocation.MemMB))
+}
+
+// usedCapacity is used over guaranteed, memory only (CSQueueUtils).
+func (qu *queue) usedCapacity(s *sim.Sim) float64 {
+	if qu.capacity <= 0 {
+		return math.Inf(1)
+	}
+	return float64(qu.used.MemMB) / qu.capMB(s)
+}
+
+// Less implements base.Order: the least used queue (used over guaranteed
+// capacity, memory) first, ties to the larger capacity, then configuration
+// order (PriorityUtilizationQueueOrderingPolicy); a queue's jobs first in,
+// first out (FifoOrderingPolicy: priority, then application id).
+func (q *Queues) Less(s *sim.Sim, a, b *sim.Job) bool {
+	qa, qb := base.QueueOf(a), base.QueueOf(b)
+	if qa == qb {
+		return a.ID < b.ID
+	}
+	ia, ib := q.index(qa), q.index(qb)
+	ua, ub := q.queues[ia].usedCapacity(s), q.queues[ib].usedCapacity(s)
+	if ua != ub {
+		return ua < ub
+	}
+	if ca, cb := q.queues[ia].capacity, q.queues[ib].capacity; ca != cb {
+		return ca > cb
+	}
+	return ia < ib
+}
+
+func (q *Queues) index(name string) int {
+	for i := range q.queues {
+		if q.queues[i].name == name {
+			return i
+		}
+	}
+	q.of(name)
+	return len(q.queues) - 1
+}
+
+// Allow implements base.Limit: the queue's max-capacity (its usage plus the
+// request within max-capacity: RegularContainerAllocator.checkHeadroom) and
+// its user's limit (one user for all jobs: UsersManager.computeUserLimit,
+// LeafQueue.canAssignToUser), memory only as the DefaultResourceCalculator
+// compares.
+func (q *Queues) Allow(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
+	if t.ReservedOn() == n {
+		return true // charged when reserved: fulfilling it checks no limit (LeafQueue.accept)
+	}
+	qu := q.of(base.QueueOf(t.Job))
+	mem := float64(s.Capacity().MemMB)
+	req := s.Normalized(t.Req)
+	if float64(qu.used.MemMB+req.MemMB) > qu.maxCap*mem+0.5 {
+		return false
+	}
+	return float64(qu.used.MemMB) <= q.userLimitMB(s, qu)
+}
+
+// userLimitMB is the one user's limit in queue qu: with
+// minimum-user-limit-percent 100, the queue's capacity, or while the user
+// holds more, one minimum allocation beyond what it holds; at most
+// user-limit-factor times the capacity; rounded up to the minimum
+// allocation. A user is refused only once it holds more than its limit, so
+// it may go one container beyond. At the default factor 1 a queue thus
+// stays within its capacity (plus a container) however high its
+// max-capacity: only a factor above 1 lets one user's queue grow into idle
+// capacity.
+func (q *Queues) userLimitMB(s *sim.Sim, qu *queue) float64 {
+	capMB := qu.capMB(s)
+	minMB := float64(base.MinAllocation.MemMB)
+	used := float64(qu.used.MemMB)
+	limit := capMB
+	if used >= capMB {
+		limit = used + minMB
+	}
+	limit = math.Min(math.Max(used+minMB, limit), capMB*q.UserLimitFactor)
+	return math.Ceil(limit/minMB) * minMB
+}
+
+// Launched keeps the per-queue usage current within a heartbeat.
+func (q *Queues) Launched(s *sim.Sim, t *sim.Task) {
+	qu := q.of(base.QueueOf(t.Job))
+	qu.used = qu.used.Add(t.Alloc)
+}
+
+// NewQueues validates the spec's queues: capacities in [0, 1] summing to 1
+// (or one "default" queue with everything), max-capacity at least capacity.
+func NewQueues(sp base.Spec) (*Queues, error) {
+	q := &Queues{}
+	if len(sp.Queues) == 0 {
+		q.queues = []queue{{name: base.DefaultQueue, capacity: 1, maxCap: 1, configured: true}}
+		return q, nil
+	}
+	sum := 0.0
+	for _, qu := range sp.Queues {
+		if qu.Capacity < 0 || qu.Capacity > 1 {
+			return nil, fmt.Errorf("capacity: queue %q capacity %v outside [0, 1]", qu.Name, qu.Capacity)
+		}
+		mc := qu.MaxCapacity
+		if mc == 0 {
+			mc = 1
+		}
+		if mc < qu.Capacity || mc > 1 {
+			return nil, fmt.Errorf("capacity: queue %q max_capacity %v outside [capacity, 1]", qu.Name, mc)
+		}
+		q.queues = append(q.queues, queue{name: qu.Name, capacity: qu.Capacity, maxCap: mc, configured: true})
+		sum += qu.Capacity
+	}
+	if sum < 0.999 || sum > 1.001 {
+		return nil, fmt.Errorf("capacity: queue capacities sum to %.3f, want 1", sum)
+	}
+	return q, nil
+}
+
+func (q *Queues) maxLoad() float64 {
+	if q.sim == nil {
+		return 0
+	}
+	m := 0.0
+	for i := range q.queues {
+		if q.queues[i].configured {
+			m = max(m, float64(q.queues[i].used.MemMB)/(q.queues[i].capacity*float64(q.sim.Capacity().MemMB)))
+		}
+	}
+	return min(m, 1e6)
+}
+
+// Headroom is what the CapacityScheduler tells job j's AM it may still get
+// (LeafQueue.getHeadroom): its user's limit less what the user holds, and
+// the queue's current limit less what the queue holds, whichever is
+// smaller, rounded down to the minimum allocation, and no more than the
+// cluster's free memory. Memory only (DefaultResourceCalculator).
+func (q *Queues) Headroom(s *sim.Sim, j *sim.Job) sim.Res {
+	name := base.QueueOf(j)
+	qu := q.of(name)
+	var used, others int64
+	if len(q.queues) == 1 {
+		used = s.Allocated().MemMB
+	} else {
+		for _, o := range s.Active() {
+			m := o.Alloc.MemMB - o.OppAlloc.MemMB
+			if base.QueueOf(o) == name {
+				used += m
+			} else {
+				others += m
+			}
+		}
+	}
+	for _, n := range s.ReservedNodes() {
+		if base.QueueOf(n.Reserved.Job) == name {
+			used += s.Normalized(n.Reserved.Req).MemMB
+		}
+	}
+	mem := float64(s.Capacity().MemMB)
+	saved := qu.used
+	qu.used.MemMB = used
+	user := q.userLimitMB(s, qu)
+	qu.used = saved
+	current := math.Min(qu.maxCap*mem, mem-float64(others))
+	h := math.Min(user-float64(used), current-float64(used))
+	step := float64(base.MinAllocation.MemMB)
+	h = math.Trunc(h/step) * step
+	free := s.Capacity().Sub(s.Allocated())
+	h = math.Min(h, float64(free.MemMB))
+	return sim.Res{MemMB: int64(h), VCores: free.VCores}
+}
