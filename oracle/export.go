@@ -46,6 +46,11 @@ type Model struct {
 	ReduceRampupLimit  float64 `json:"reduce_rampup_limit"`
 	ReducePreemptMs    int64   `json:"reduce_preempt_ms"`
 	AMTickMs           int64   `json:"am_tick_ms"`
+	// FairUpdateFirstMs is the FairScheduler's first update(), then every
+	// yarn.scheduler.fair.update-interval-ms: yarngym's update cycle starts
+	// at a seeded phase (the scheduler's clock starts with the RM), and the
+	// driver runs its updates on the same grid.
+	FairUpdateFirstMs int64 `json:"fair_update_first_ms,omitempty"`
 }
 
 // Node is one node manager.
@@ -126,6 +131,9 @@ func Export(s *sim.Sim, scenario string, seed uint64, sp base.Spec) (*Document, 
 		Model: Model{HeartbeatMs: int64(m.HeartbeatMs), AMHeartbeatMs: AMHeartbeatMs, AMStartupMs: int64(m.AMStartupMs),
 			RackReadFactor: m.RackReadFactor, OffRackReadFactor: m.OffRackReadFactor, ShuffleEventPollMs: int64(m.ShuffleEventPollMs),
 			ReduceRampupLimit: m.ReduceRampupLimit, ReducePreemptMs: int64(m.ReducePreemptMs), AMTickMs: int64(m.AMTickMs)}}
+	if d.Scheduler == "fair" {
+		d.Model.FairUpdateFirstMs = int64(s.ControlFirstMs(0)) // fair.New's only control cycle: its update()
+	}
 	if m.ShuffleEventPollMs < 0 {
 		return nil, fmt.Errorf("model.shuffle_event_poll_ms is negative (reducers learn of maps at once): Hadoop's reducers poll their AM")
 	}

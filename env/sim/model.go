@@ -183,6 +183,8 @@ type Stage struct {
 	// pending reducers at a time (reduces.go).
 	rampup bool
 	asked  int
+	// asks: a map stage whose AM asks by location (asks.go); nil if not.
+	asks *mapAsks
 
 	phases []Phase
 	id     int32   // index in Sim.stages
@@ -214,6 +216,7 @@ type Task struct {
 	Locality  Locality
 	abs       bool // its profile's levels are absolute (Profile.Absolute)
 	stall     Ms   // no progress before this time (paging back in), 0 if none
+	given     Locality // the level its container was given at (asks.go)
 
 	Stage  *Stage // nil for an AM
 	Job    *Job

@@ -44,6 +44,21 @@ func (s *Sim) stageNext(j *Job, st *Stage, n *Node, max Locality) *Task {
 	if st.Asking() == 0 || !s.slotAllows(j, st, n) {
 		return nil
 	}
+	if st.asks != nil {
+		// The scheduler's counts say whether n is a node- or rack-local
+		// opportunity (asks.go); the map bound to the container is the
+		// likeliest the AM assigns, and it may rebind it.
+		if s.askLevel(st, n) > max {
+			return nil
+		}
+		if t := firstPending(st.byNode, n.ID); t != nil {
+			return t
+		}
+		if t := firstPending(st.byRack, n.Spec.Rack); t != nil {
+			return t
+		}
+		return st.headPending()
+	}
 	if st.byNode != nil {
 		if t := firstPending(st.byNode, n.ID); t != nil {
 			return t

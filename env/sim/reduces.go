@@ -44,7 +44,8 @@ func (s *Sim) amBeatMs() Ms {
 }
 
 // scheduleAMBeat schedules job j's next AM heartbeat after now on its grid
-// from its registration, unless one is due.
+// from its registration, unless one is due: while it ramps reducers up,
+// has containers to take or asks to send.
 func (s *Sim) scheduleAMBeat(j *Job) {
 	if j.amBeat || j.State != JobAdmitted {
 		return
@@ -70,6 +71,12 @@ func (s *Sim) amBeat(j *Job) {
 	}
 	more := false
 	for _, st := range j.Stages {
+		if a := st.asks; a != nil {
+			// allocate(): send the asks changed since, then assign the
+			// maps to the containers this response brings.
+			a.sendAsks()
+			s.assignBatch(st)
+		}
 		if !st.rampup {
 			continue
 		}

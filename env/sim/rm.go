@@ -120,6 +120,9 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		if st.rampup {
 			st.asked--
 		}
+		if st.asks != nil && t.stall > 0 {
+			s.given(t, n, s.askLevel(st, n))
+		}
 	}
 	s.stats.Launched++
 	s.setUsage(t, n)
@@ -362,18 +365,25 @@ func (s *Sim) releaseReady(j *Job) {
 		st.Released = true
 		for _, t := range st.Tasks {
 			if t.State == TaskPending {
-				s.enqueue(t, false)
+				s.enqueue(t, false, true)
 			}
+		}
+		if st.asks != nil {
+			st.asks.sendAsks() // the AM's first ask, at its registration
 		}
 		s.touch(j)
 	}
 }
 
 // enqueue puts pending t in its stage's queues; front puts it first (a
-// killed attempt goes back to the head of the line).
-func (s *Sim) enqueue(t *Task, front bool) {
+// killed attempt goes back to the head of the line). ask says the AM asks
+// for it anew (a stage asking by location counts its requests, asks.go).
+func (s *Sim) enqueue(t *Task, front, ask bool) {
 	st := t.Stage
 	st.Pending++
+	if ask && st.asks != nil {
+		s.amAsk(st.asks, t, +1)
+	}
 	if front {
 		if st.head > 0 {
 			st.head--
@@ -423,8 +433,8 @@ func (s *Sim) Kill(t *Task) error {
 	t.shrunk = 0
 	t.swapped, t.swapIn, t.stall = 0, 0, 0
 	t.Locality = NodeLocal
-	s.enqueue(t, true)
-	if t.Stage.rampup {
+	s.enqueue(t, true, true)
+	if t.Stage.rampup || t.Stage.asks != nil {
 		s.scheduleAMBeat(t.Job) // the AM asks for it again as its ramp-up allows
 	}
 	s.touch(t.Job)

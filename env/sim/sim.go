@@ -215,6 +215,11 @@ func newSim(cfg Config, build bool) (*Sim, error) {
 // such as RAS's Table 1, would then wait a seed-independent T - submit mod T
 // for its first placement, and a tuner of T would fit that resonance). Each
 // cycle draws from its own stream, so the phase shifts no other draw.
+// ControlFirstMs is when the policy's control cycle i first runs.
+func (s *Sim) ControlFirstMs(i int) Ms {
+	return s.controlPhase(i, s.policy.Controls[i].ControlIntervalMs())
+}
+
 func (s *Sim) controlPhase(i int, intervalMs Ms) Ms {
 	if s.cfg.AlignControl {
 		return intervalMs

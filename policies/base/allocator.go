@@ -140,7 +140,7 @@ func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
 		}
 		b.Containers++
 		b.Assigned = b.Assigned.Add(t.Alloc)
-		if OffSwitch(s, t, n) {
+		if s.GivenLevel(t) == sim.OffRack {
 			b.OffSwitch++
 		}
 		if a.Continue != nil && !a.Continue(b) {
@@ -157,11 +157,9 @@ type Beat struct {
 }
 
 // OffSwitch reports whether giving t a container on n is an off-switch
-// assignment in Hadoop's terms: a request for any node (an AM, a reducer,
-// an executor: their AMs ask with ANY only) or a map placed off its
-// block's rack (RegularContainerAllocator's NodeType.OFF_SWITCH).
+// assignment in Hadoop's terms (sim.ContainerLevel).
 func OffSwitch(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
-	return t.Kind != sim.KindMap || len(t.Replicas) == 0 || s.LocalityOf(t, n) == sim.OffRack
+	return s.ContainerLevel(t, n) == sim.OffRack
 }
 
 // assignOne ranks the jobs and launches one container on n. It returns the
@@ -256,7 +254,7 @@ func (a *Allocator) TaskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
 		// A node-local assignment resets the missed opportunities; so
 		// does a rack-local one in the CapacityScheduler
 		// (rack-locality-full-reset, default true).
-		if l := s.LocalityOf(t, n); l == sim.NodeLocal || (a.CapacityLocality && l == sim.RackLocal) {
+		if l := s.ContainerLevel(t, n); l == sim.NodeLocal || (a.CapacityLocality && l == sim.RackLocal) {
 			j.Misses = 0
 		}
 	}

@@ -46,6 +46,8 @@ public final class Doc {
     public double reduceRampupLimit;
     public long reducePreemptMs;
     public long amTickMs;
+    /** The FairScheduler's first update(), then every update interval (absent: 0). */
+    public long fairUpdateFirstMs;
   }
 
   public static final class Node {
@@ -296,6 +298,7 @@ public final class Doc {
     model.reduceRampupLimit = number(m, mp, "reduce_rampup_limit", 0, 1, false);
     model.reducePreemptMs = integer(m, mp, "reduce_preempt_ms", 0, MAXT);
     model.amTickMs = integer(m, mp, "am_tick_ms", 1, MAXI);
+    model.fairUpdateFirstMs = m.has("fair_update_first_ms") ? integer(m, mp, "fair_update_first_ms", 0, MAXT) : 0;
 
     JsonNode ns = array(need(root, "", "nodes"), "nodes");
     if (ns.size() == 0) {

@@ -374,7 +374,7 @@ public final class Sim implements AutoCloseable {
       push(n.spec.firstHeartbeatMs, EV_NM_BEAT, n.spec.id, n);
     }
     if (isFair) {
-      push(0, EV_FAIR_UPDATE, 0, null);
+      push(doc.model.fairUpdateFirstMs, EV_FAIR_UPDATE, 0, null);
     }
     push(doc.model.amTickMs, EV_AM_TICK, 0, null);
     startupMs = (System.nanoTime() - w0) / 1_000_000;

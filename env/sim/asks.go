@@ -1,0 +1,321 @@
+package sim
+
+// A MapReduce AM's map requests, as the ResourceManager holds them, and the
+// AM's assignment of maps to the containers it receives.
+//
+// The AM asks for its maps by location: each map adds one request on each
+// host holding a replica of its block, one on each of those hosts' racks
+// and one for any node (RMContainerRequestor.addContainerReq). The
+// scheduler holds counts per location (AppSchedulingInfo) and gives a node
+// a node-local container while that node's count is positive, decrementing
+// that host's, its rack's and the any count (a rack-local container: the
+// rack's and any). A map counted on three hosts can thus bring three
+// node-local containers before the AM, at its next heartbeat, sends the
+// counts it now holds for the entries that changed. The AM takes the
+// containers it received in one response and assigns its maps to them in
+// three passes: a map with a replica on the container's host, then one on
+// its rack, then any, first asked first (RMContainerAllocator.
+// ScheduledRequests.assign). So which map runs where, and whether it reads
+// its block locally, is decided at the AM's heartbeat, not when the node
+// offers the container.
+//
+// yarngym keeps the scheduler's counts per map stage (mapAsks) and binds a
+// pending map to each container when the node offers it (the engine's
+// containers hold tasks); the container's process starts at the AM's next
+// heartbeat anyway (Model.AMHeartbeatMs), and there the AM's assignment
+// rebinds the containers given since the last heartbeat to the maps it
+// chooses. A stage has these asks when it is a map stage of a job with an
+// AM on YARN containers with the AM heartbeat modelled.
+
+// mapAsks is a map stage's requests by location.
+type mapAsks struct {
+	// The scheduler's outstanding counts: what the AM last sent for each
+	// entry, less the containers given against it since.
+	rmHost map[int32]int32
+	rmRack map[int32]int32
+	// The AM's own counts: its maps not yet assigned to a container,
+	// pending or bound to a container of this heartbeat's batch.
+	amHost map[int32]int32
+	amRack map[int32]int32
+	// Entries whose AM count changed since the AM last sent them.
+	dirtyHost []int32
+	dirtyRack []int32
+	// batch holds the maps bound to containers given since the AM's last
+	// heartbeat, in the order the containers were given.
+	batch []*Task
+}
+
+// asksStage reports whether stage st of job j asks for its maps by
+// location (see above).
+func (s *Sim) asksStage(j *Job, st *Stage) bool {
+	return st.Spec.Kind == KindMap && !j.Spec.AM.IsZero() && !s.typedCluster && s.model.AMHeartbeatMs > 0
+}
+
+// racksOf calls f once for each distinct rack of t's replicas.
+func (s *Sim) racksOf(t *Task, f func(rack int32)) {
+	for i, r := range t.Replicas {
+		rack := s.rackOf[r]
+		seen := false
+		for _, q := range t.Replicas[:i] {
+			if s.rackOf[q] == rack {
+				seen = true
+				break
+			}
+		}
+		if !seen {
+			f(rack)
+		}
+	}
+}
+
+// amAsk adds (d = +1) or removes (d = -1) map t's requests from the AM's
+// counts and marks the entries to send.
+func (s *Sim) amAsk(a *mapAsks, t *Task, d int32) {
+	for _, r := range t.Replicas {
+		a.amHost[r] += d
+		a.dirtyHost = append(a.dirtyHost, r)
+	}
+	s.racksOf(t, func(rack int32) {
+		a.amRack[rack] += d
+		a.dirtyRack = append(a.dirtyRack, rack)
+	})
+}
+
+// sendAsks is the AM's allocate(): the scheduler's count of every entry the
+// AM changed becomes the AM's.
+func (a *mapAsks) sendAsks() {
+	for _, h := range a.dirtyHost {
+		a.rmHost[h] = a.amHost[h]
+	}
+	for _, r := range a.dirtyRack {
+		a.rmRack[r] = a.amRack[r]
+	}
+	a.dirtyHost, a.dirtyRack = a.dirtyHost[:0], a.dirtyRack[:0]
+}
+
+// ContainerLevel is the locality at which a container for t on node n is
+// given, as Hadoop's schedulers type it (NodeType): by the scheduler's
+// counts for a map stage that asks by location, by the map's replicas for
+// another map, and off-switch for a request for any node (an AM, reducer,
+// executor). A CapacityScheduler heartbeat stops after its first
+// off-switch container.
+func (s *Sim) ContainerLevel(t *Task, n *Node) Locality {
+	switch {
+	case t.Stage != nil && t.Stage.asks != nil:
+		return s.askLevel(t.Stage, n)
+	case t.Kind == KindMap && len(t.Replicas) > 0:
+		return s.LocalityOf(t, n)
+	}
+	return OffRack
+}
+
+// GivenLevel is ContainerLevel as it was when t's container was given.
+func (s *Sim) GivenLevel(t *Task) Locality {
+	if t.Stage != nil && t.Stage.asks != nil {
+		return t.given
+	}
+	return s.ContainerLevel(t, t.Node)
+}
+
+// askLevel is the locality a container for map stage st on node n is given
+// at, by the scheduler's counts: node-local while n's count is positive,
+// else rack-local while its rack's is, else off-switch.
+func (s *Sim) askLevel(st *Stage, n *Node) Locality {
+	a := st.asks
+	switch {
+	case a.rmHost[n.ID] > 0 && a.rmRack[s.rackOf[n.ID]] > 0:
+		return NodeLocal
+	case a.rmRack[s.rackOf[n.ID]] > 0:
+		return RackLocal
+	}
+	return OffRack
+}
+
+// given books a container given to map t on node n at level: the
+// scheduler's counts go down, and t joins its AM's batch.
+func (s *Sim) given(t *Task, n *Node, level Locality) {
+	a := t.Stage.asks
+	rack := s.rackOf[n.ID]
+	if level == NodeLocal && a.rmHost[n.ID] > 0 {
+		a.rmHost[n.ID]--
+	}
+	if level <= RackLocal && a.rmRack[rack] > 0 {
+		a.rmRack[rack]--
+	}
+	t.given = level
+	a.batch = append(a.batch, t)
+	s.scheduleAMBeat(t.Job)
+}
+
+// assignBatch is the AM's assignment at its heartbeat of the maps to the
+// containers of stage st's batch (RMContainerAllocator.ScheduledRequests.
+// assign): three passes over the containers in the order given, a map with
+// a replica on the container's host, then on its rack, then any map, the
+// earliest asked (lowest task index) first, from the maps bound to the
+// batch and those still pending. A container whose map changes is rebound
+// (its process has not started: nothing is lost), and a map the AM did not
+// choose goes back to pending. The chosen maps leave the AM's asks.
+func (s *Sim) assignBatch(st *Stage) {
+	a := st.asks
+	var conts []*Task // the batch's containers, by their bound map
+	for _, t := range a.batch {
+		// Still in its container, not started: its process starts now
+		// (a container's start waits for this heartbeat, launch).
+		if t.State == TaskRunning && (t.stall == s.now || t.stall == 0) {
+			conts = append(conts, t)
+		}
+	}
+	a.batch = a.batch[:0]
+	if len(conts) == 0 {
+		return
+	}
+	chosen := make([]*Task, len(conts))
+	taken := map[*Task]bool{}
+	free := func(t *Task) bool { return !taken[t] }
+	earliest := func(cands []*Task, ok func(*Task) bool) *Task {
+		var best *Task
+		for _, t := range conts {
+			if free(t) && ok(t) && (best == nil || t.ID < best.ID) {
+				best = t
+			}
+		}
+		for _, t := range cands {
+			if t.State == TaskPending && !taken[t] && ok(t) {
+				if best == nil || t.ID < best.ID {
+					best = t
+				}
+				break // the lists are in the order asked
+			}
+		}
+		return best
+	}
+	hasReplica := func(n int32) func(*Task) bool {
+		return func(t *Task) bool {
+			for _, r := range t.Replicas {
+				if r == n {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	onRack := func(rack int32) func(*Task) bool {
+		return func(t *Task) bool {
+			for _, r := range t.Replicas {
+				if s.rackOf[r] == rack {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	for pass := 0; pass < 3; pass++ {
+		for i, c := range conts {
+			if chosen[i] != nil {
+				continue
+			}
+			n := c.Node
+			var t *Task
+			switch pass {
+			case 0:
+				t = earliest(st.byNode[n.ID], hasReplica(n.ID))
+			case 1:
+				t = earliest(st.byRack[int(s.rackOf[n.ID])], onRack(s.rackOf[n.ID]))
+			default:
+				t = earliest(st.queue[st.head:], func(*Task) bool { return true })
+			}
+			if t != nil {
+				chosen[i] = t
+				taken[t] = true
+			}
+		}
+	}
+	// Rebind: take every changed container's place from its old map, give
+	// it to the chosen one, and return the maps no container took to
+	// pending.
+	places := make([]place, len(conts))
+	for i, c := range conts {
+		places[i] = place{c.Node, c.pos, c.Container, c.Alloc, c.StartMs, c.stall, c.given}
+	}
+	for i, c := range conts {
+		if chosen[i] != c {
+			s.dropUsage(c, places[i].n)
+		}
+	}
+	for i, c := range conts {
+		if t := chosen[i]; t != c {
+			s.bind(t, places[i])
+		}
+	}
+	for _, c := range conts {
+		if !taken[c] {
+			c.State, c.Node, c.pos, c.Alloc = TaskPending, nil, -1, Res{}
+			c.StartMs, c.stall = -1, 0
+			if c.Attempt == 0 {
+				c.FirstStartMs = -1
+			}
+			s.enqueue(c, true, false)
+		}
+	}
+	for _, t := range chosen {
+		s.amAsk(a, t, -1) // sent at the AM's next heartbeat
+	}
+	s.scheduleAMBeat(conts[0].Job)
+}
+
+// place is a container: where it is and what it holds.
+type place struct {
+	n     *Node
+	pos   int
+	kind  ContainerKind
+	alloc Res
+	start Ms
+	stall Ms
+	given Locality
+}
+
+func inBatch(conts []*Task, t *Task) bool {
+	for _, c := range conts {
+		if c == t {
+			return true
+		}
+	}
+	return false
+}
+
+// dropUsage takes t's usage off node n.
+func (s *Sim) dropUsage(t *Task, n *Node) {
+	s.acct.mem(s.now)
+	s.acct.memUsed -= t.Use.MemMB
+	n.Demand = n.Demand.sub(t.Use)
+	t.Use = Usage{}
+}
+
+// bind gives the container at p (not yet started) to map t, which is
+// pending or held another container of the same batch. The container keeps
+// its node, size, kind and start; t reads its block from there.
+func (s *Sim) bind(t *Task, p place) {
+	if t.State == TaskPending {
+		t.Stage.Pending--
+		if t.reservedOn != nil {
+			s.Unreserve(t.reservedOn)
+		}
+	}
+	n := p.n
+	t.State, t.Node, t.pos = TaskRunning, n, p.pos
+	t.Container, t.Alloc, t.StartMs, t.stall, t.given = p.kind, p.alloc, p.start, p.stall, p.given
+	if t.FirstStartMs < 0 {
+		t.FirstStartMs = p.start
+	}
+	t.phase, t.shrunk, t.swapped, t.swapIn = 0, 0, 0, 0
+	t.setGated(false)
+	t.Locality = s.LocalityOf(t, n)
+	n.Containers[p.pos] = t
+	left := 0.0
+	if len(t.phases) > 0 {
+		left = t.work(0)
+	}
+	n.slots[p.pos] = slot{left: left, prev: -1, flags: slotDirty}
+	s.setUsage(t, n)
+	s.markDirty(n)
+}
