@@ -214,8 +214,8 @@ type Task struct {
 	gated     bool // shuffle waiting for map outputs
 	Container ContainerKind
 	Locality  Locality
-	abs       bool // its profile's levels are absolute (Profile.Absolute)
-	stall     Ms   // no progress before this time (paging back in), 0 if none
+	abs       bool     // its profile's levels are absolute (Profile.Absolute)
+	stall     Ms       // no progress before this time (paging back in), 0 if none
 	given     Locality // the level its container was given at (asks.go)
 
 	Stage  *Stage // nil for an AM
@@ -252,7 +252,10 @@ type Task struct {
 	// known is how many tasks of the previous stage the task knows have
 	// finished (its last poll, Model.ShuffleEventPollMs); pollAt its next
 	// poll, -1 if none is due.
-	known  int32
+	known int32
+	// runMs is when its process started (or starts): its container's
+	// allocation, or its AM's pick-up (Model.AMHeartbeatMs).
+	runMs  Ms
 	pollAt Ms
 }
 

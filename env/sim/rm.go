@@ -78,9 +78,6 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		left = t.work(0)
 	}
 	t.setGated(false)
-	if st := t.Stage; st != nil && st.Index > 0 {
-		s.learnMaps(t) // the reducer's first poll is at its start (EventFetcher)
-	}
 	t.shrunk = 0
 	t.swapped, t.swapIn, t.stall = 0, 0, 0
 	if hb := s.model.AMHeartbeatMs; hb > 0 && t.Kind != KindAM && j.AM != nil && !n.typed() {
@@ -90,6 +87,19 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		// RMContainerAllocator: the allocated containers come back in an
 		// allocate response, then the ContainerLauncher starts them).
 		t.stall = j.amReadyMs + ((s.now-j.amReadyMs)/hb+1)*hb
+	}
+	t.runMs = max(t.stall, s.now)
+	if st := t.Stage; st != nil && st.Index > 0 {
+		// The reducer's first poll is at its process's start (EventFetcher),
+		// its next ones on a grid from there.
+		if t.runMs > s.now && s.model.ShuffleEventPollMs >= 0 {
+			t.known, t.pollAt = 0, t.runMs
+			if n.pollAt < 0 || t.pollAt < n.pollAt {
+				n.pollAt = t.pollAt
+			}
+		} else {
+			s.learnMaps(t)
+		}
 	}
 	if alloc.VCores < s.booked(t.Req, n).VCores {
 		t.shrunk = alloc.VCores
@@ -277,7 +287,7 @@ func (s *Sim) mapEnded(next *Stage) {
 		if n == nil || r.pollAt >= 0 || (r.State != TaskRunning && r.State != TaskSuspended) {
 			continue
 		}
-		r.pollAt = r.StartMs + ((s.now-r.StartMs)/poll+1)*poll
+		r.pollAt = r.runMs + ((s.now-r.runMs)/poll+1)*poll
 		if n.pollAt < 0 || r.pollAt < n.pollAt {
 			n.pollAt = r.pollAt
 			s.markDirty(n)
