@@ -183,6 +183,10 @@ type Stage struct {
 	// pending reducers at a time (reduces.go).
 	rampup bool
 	asked  int
+	// askNext is what the AM scheduled at its last heartbeat, sent at its
+	// next (-1: nothing to send); givenSince counts the reducers given
+	// since its last heartbeat.
+	askNext, givenSince int
 	// asks: a map stage whose AM asks by location (asks.go); nil if not.
 	asks *mapAsks
 

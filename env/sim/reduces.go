@@ -80,10 +80,20 @@ func (s *Sim) amBeat(j *Job) {
 		if !st.rampup {
 			continue
 		}
-		if st.Released {
-			s.scheduleReduces(j, st)
+		// allocate() sends what the AM scheduled at its last heartbeat,
+		// less the reducers given since against the old count (which the
+		// response brings); then it ramps again, to send next time.
+		if st.askNext >= 0 {
+			st.asked = min(max(st.askNext-st.givenSince, 0), st.Pending)
+			st.askNext = -1
 		}
-		more = more || !st.Released || st.Pending > 0
+		st.givenSince = 0
+		if st.Released {
+			if next := s.scheduleReduces(j, st); next != st.asked {
+				st.askNext = next
+			}
+		}
+		more = more || !st.Released || st.Pending > 0 || st.askNext >= 0
 	}
 	s.touch(j)
 	if more {
@@ -92,35 +102,44 @@ func (s *Sim) amBeat(j *Job) {
 }
 
 // scheduleReduces is RMContainerAllocator.scheduleReduces for reduce stage
-// st (released: slow-start has passed).
-func (s *Sim) scheduleReduces(j *Job, st *Stage) {
+// st (released: slow-start has passed): how many of its pending reducers the
+// AM now wants scheduled (asked for and not yet given a container).
+func (s *Sim) scheduleReduces(j *Job, st *Stage) int {
 	maps := j.Stages[st.Index-1]
 	waiting := st.Pending - st.asked // not yet asked for
 	if waiting <= 0 && st.asked == 0 {
-		return
+		return st.asked
 	}
-	if maps.Pending == 0 { // no map asked for: ask for every reducer
-		st.asked = st.Pending
-		return
+	// The AM's view of its maps: scheduled until it assigns them to a
+	// container it received (those given since its last heartbeat are
+	// still scheduled: asks.go), assigned from then on.
+	scheduled, assigned := maps.Pending, maps.Running
+	if maps.asks != nil {
+		scheduled += len(maps.asks.batch)
+		assigned -= len(maps.asks.batch)
+	}
+	if scheduled == 0 { // no map asked for: ask for every reducer
+		return st.Pending
 	}
 	calc := s.policy.Calc()
 	mapCap, redCap := maps.Spec.Req, st.Spec.Req
 	headroom := s.headroom(j)
-	limit := headroom.Add(mul(mapCap, maps.Running)).Add(mul(redCap, st.Running))
+	limit := headroom.Add(mul(mapCap, assigned)).Add(mul(redCap, st.Running))
 	f := math.Min(float64(maps.Done)/float64(len(maps.Tasks)), s.model.ReduceRampupLimit)
 	ideal := Res{VCores: int64(float64(limit.VCores) * f), MemMB: int64(float64(limit.MemMB) * f)}
 	idealMap := limit.Sub(ideal)
 	final := ideal
-	if containers(calc, idealMap, mapCap) >= maps.Pending+maps.Running {
-		final = final.Add(idealMap.Sub(mul(mapCap, maps.Pending+maps.Running)))
+	if containers(calc, idealMap, mapCap) >= scheduled+assigned {
+		final = final.Add(idealMap.Sub(mul(mapCap, scheduled+assigned)))
 	}
 	ramp := containers(calc, final.Sub(mul(redCap, st.asked+st.Running)), redCap)
 	switch {
 	case ramp > 0:
-		st.asked += min(ramp, waiting)
+		return st.asked + min(ramp, waiting)
 	case ramp < 0:
-		st.asked -= min(-ramp, st.asked)
+		return st.asked - min(-ramp, st.asked)
 	}
+	return st.asked
 }
 
 // headroom is what the scheduler tells job j's AM it may still get.

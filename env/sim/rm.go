@@ -129,6 +129,7 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		st.LastStartMs = s.now
 		if st.rampup {
 			st.asked--
+			st.givenSince++
 		}
 		if st.asks != nil && t.stall > 0 {
 			s.given(t, n, s.askLevel(st, n))
