@@ -37,9 +37,14 @@ type mapAsks struct {
 	// pending or bound to a container of this heartbeat's batch.
 	amHost map[int32]int32
 	amRack map[int32]int32
+	// The scheduler's any count, and whether the AM's changed since it
+	// last sent it (its maps not yet assigned: pending or in the batch).
+	rmAny    int32
+	anyDirty bool
 	// Entries whose AM count changed since the AM last sent them.
 	dirtyHost []int32
 	dirtyRack []int32
+
 	// batch holds the maps bound to containers given since the AM's last
 	// heartbeat, in the order the containers were given.
 	batch []*Task
@@ -79,11 +84,16 @@ func (s *Sim) amAsk(a *mapAsks, t *Task, d int32) {
 		a.amRack[rack] += d
 		a.dirtyRack = append(a.dirtyRack, rack)
 	})
+	a.anyDirty = true
 }
 
 // sendAsks is the AM's allocate(): the scheduler's count of every entry the
 // AM changed becomes the AM's.
-func (a *mapAsks) sendAsks() {
+func (a *mapAsks) sendAsks(st *Stage) {
+	if a.anyDirty {
+		a.rmAny = int32(st.Pending + len(a.batch))
+		a.anyDirty = false
+	}
 	for _, h := range a.dirtyHost {
 		a.rmHost[h] = a.amHost[h]
 	}
@@ -142,9 +152,82 @@ func (s *Sim) given(t *Task, n *Node, level Locality) {
 	if level <= RackLocal && a.rmRack[rack] > 0 {
 		a.rmRack[rack]--
 	}
+	if a.rmAny > 0 {
+		a.rmAny--
+	}
 	t.given = level
+	if t.Excess() {
+		return
+	}
 	a.batch = append(a.batch, t)
 	s.scheduleAMBeat(t.Job)
+}
+
+// Excess reports whether t stands for a container beyond a stage's maps
+// (asks.go): allocators launch it like any task, and parts told of
+// launches keep nothing per task for it.
+func (t *Task) Excess() bool { return t.ID < 0 }
+
+// excessTask is stage st's stand-in for containers beyond its tasks.
+func (s *Sim) excessTask(st *Stage) *Task {
+	if st.excess == nil {
+		st.excess = &Task{ID: -1, Job: st.Tasks[0].Job, Stage: st, Kind: st.Spec.Kind, Req: st.Spec.Req,
+			State: TaskPending, StartMs: -1, FirstStartMs: -1, FinishMs: -1, pos: -1, pollAt: -1}
+	}
+	return st.excess
+}
+
+// excessContainer is a container given beyond a stage's maps: the job, its
+// node and the cluster hold it until the AM, which could not use it at the
+// heartbeat that brought it, releases it at the next (RMContainerRequestor.
+// release; a container that never started is freed at once).
+type excessContainer struct {
+	n      *Node
+	alloc  Res
+	freeAt Ms
+}
+
+// giveExcess books a container on n for excess task t (the launch of a
+// stand-in).
+func (s *Sim) giveExcess(t *Task, n *Node, alloc Res) {
+	j := t.Job
+	s.acct.resv(s.now)
+	n.Alloc = n.Alloc.Add(alloc)
+	s.acct.allocG = s.acct.allocG.Add(alloc)
+	j.Alloc = j.Alloc.Add(alloc)
+	if st := t.Stage; st.asks != nil {
+		s.given(t, n, s.askLevel(st, n))
+	} else {
+		st.asked--
+		st.givenSince++
+		t.given = OffRack
+	}
+	t.Alloc = alloc
+	hb := s.amBeatMs()
+	pickup := j.amReadyMs + ((s.now-j.amReadyMs)/hb+1)*hb
+	j.excess = append(j.excess, excessContainer{n, alloc, pickup + hb})
+	s.scheduleAMBeat(j)
+	s.markDirty(n)
+	s.touch(j)
+}
+
+// Excess returns the job's containers beyond its maps (asks.go).
+func (j *Job) Excess() []excessContainer { return j.excess }
+
+// freeExcess frees job j's excess containers due by now (all with all).
+func (s *Sim) freeExcess(j *Job, all bool) {
+	kept := j.excess[:0]
+	for _, e := range j.excess {
+		if all || e.freeAt <= s.now {
+			s.free(e.n, j, e.alloc, Guaranteed)
+			s.markDirty(e.n)
+		} else {
+			kept = append(kept, e)
+		}
+	}
+	clear(j.excess[len(kept):])
+	j.excess = kept
+	s.touch(j)
 }
 
 // assignBatch is the AM's assignment at its heartbeat of the maps to the
@@ -242,9 +325,11 @@ func (s *Sim) assignBatch(st *Stage) {
 			s.dropUsage(c, places[i].n)
 		}
 	}
+	var from, to []*Task
 	for i, c := range conts {
 		if t := chosen[i]; t != c {
 			s.bind(t, places[i])
+			from, to = append(from, c), append(to, t)
 		}
 	}
 	for _, c := range conts {
@@ -259,6 +344,11 @@ func (s *Sim) assignBatch(st *Stage) {
 	}
 	for _, t := range chosen {
 		s.amAsk(a, t, -1) // sent at the AM's next heartbeat
+	}
+	if len(from) > 0 {
+		for _, l := range s.rebinders {
+			l.TasksRebound(s, from, to)
+		}
 	}
 	s.scheduleAMBeat(conts[0].Job)
 }

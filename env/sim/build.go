@@ -81,7 +81,6 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 		}
 		st := &Stage{Index: si, Spec: ss, Tasks: make([]*Task, 0, len(ss.DurationsMs)), id: int32(len(s.stages))}
 		st.rampup = s.rampupStage(j, st)
-		st.askNext = -1
 		if s.asksStage(j, st) {
 			st.asks = &mapAsks{rmHost: map[int32]int32{}, rmRack: map[int32]int32{}, amHost: map[int32]int32{}, amRack: map[int32]int32{}}
 		}

@@ -72,6 +72,13 @@ type Model struct {
 	// examples) and typed-slot TaskTrackers (Hadoop 1 has no AM) start at
 	// once.
 	AMHeartbeatMs Ms
+	// ImmediateRelease frees a finished container's resources when its
+	// process ends. By default they are freed when its node manager next
+	// heartbeats and reports it complete, as the ResourceManager does
+	// (AbstractYarnScheduler.nodeUpdate processes a node's completed
+	// containers before it schedules on that node): until then the job, its
+	// queue and the node still hold them.
+	ImmediateRelease bool
 	// Uncontended runs every task at its nominal speed whatever its node's
 	// actual usage: no processor sharing of CPU or disk and no swapping
 	// (usage is still drawn, sampled and reported). A task's run time then
@@ -133,6 +140,7 @@ func (m Model) withDefaults() Model {
 	d.AMStartupMs = negativeZeroOr(m.AMStartupMs, d.AMStartupMs)
 	d.DiskThrashExponent = negativeZeroOr(m.DiskThrashExponent, d.DiskThrashExponent)
 	d.Uncontended = m.Uncontended
+	d.ImmediateRelease = m.ImmediateRelease
 	if m.AMHeartbeatMs != 0 {
 		d.AMHeartbeatMs = max(m.AMHeartbeatMs, -1)
 	}

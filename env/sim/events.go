@@ -17,6 +17,7 @@ const (
 	evAMTick                     // ApplicationMasters' own periodic decisions
 	evReady                      // engine only: job id's AM has started up (not a model event)
 	evAMBeat                     // job id's AM heartbeat: it ramps its reducers (reduces.go)
+	evRelease                    // node id reports its finished containers (release.go)
 )
 
 // event is ordered by (at, ord, seq). The model's rule is that simultaneous

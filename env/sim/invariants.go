@@ -36,6 +36,20 @@ func CheckInvariants(s *Sim) error {
 			d = d.add(t.Use)
 			containersOf[t.Job.ID]++
 		}
+		for _, j := range s.active {
+			for _, e := range j.excess {
+				if e.n == n {
+					g = g.Add(e.alloc)
+				}
+			}
+		}
+		for _, r := range n.releasing {
+			if r.kind == Guaranteed {
+				g = g.Add(r.alloc)
+			} else {
+				o = o.Add(r.alloc)
+			}
+		}
 		if g != n.Alloc || o != n.OppAlloc {
 			return fmt.Errorf("t=%d node %d: allocation %v/%v, containers hold %v/%v", s.now, n.ID, n.Alloc, n.OppAlloc, g, o)
 		}

@@ -69,6 +69,11 @@ type Node struct {
 	ID          int32
 	dirty       bool
 	swapping    bool
+	// releasing holds the finished containers whose resources the node
+	// frees at its next heartbeat (release.go); releaseDue that heartbeat's
+	// time, -1 if none is due.
+	releasing  []released
+	releaseDue Ms
 	asleep      bool // in the idle set: its heartbeats are not queued
 
 	boundaryAt Ms // time of the pending boundary event, -1 if none
@@ -147,6 +152,7 @@ type Job struct {
 	admitSeq  int  // order of admission (1, 2, ...)
 	asking    bool // in Sim.asking: HasPending is true
 	amBeat    bool // an AM heartbeat is due (reduces.go)
+	excess    []excessContainer // containers beyond its maps, until released (asks.go)
 }
 
 // JobState is where a job is in its life.
@@ -183,12 +189,19 @@ type Stage struct {
 	// pending reducers at a time (reduces.go).
 	rampup bool
 	asked  int
-	// askNext is what the AM scheduled at its last heartbeat, sent at its
-	// next (-1: nothing to send); givenSince counts the reducers given
-	// since its last heartbeat.
-	askNext, givenSince int
+	// givenSince counts the reducers given since the AM's last heartbeat.
+	givenSince int
 	// asks: a map stage whose AM asks by location (asks.go); nil if not.
 	asks *mapAsks
+	// amSched is how many reducers the AM has scheduled and not yet
+	// assigned a container (its own count); amChanged says it changed since
+	// the AM last sent it (reduces.go).
+	amSched   int
+	amChanged bool
+	// excess stands for a container the scheduler gives the stage beyond
+	// its tasks (its AM releases it; asks.go): never in a container, not one
+	// of the run's tasks.
+	excess *Task
 
 	phases []Phase
 	id     int32   // index in Sim.stages
@@ -316,7 +329,10 @@ func (st *Stage) Asking() int {
 		return 0
 	}
 	if st.rampup {
-		return min(st.Pending, st.asked)
+		return max(st.asked, 0) // may exceed Pending: excess containers
+	}
+	if st.asks != nil {
+		return int(max(st.asks.rmAny, 0)) // may exceed Pending: excess containers
 	}
 	if m := st.Spec.MaxRunning; m > 0 && st.Pending > m-st.Running {
 		return max(m-st.Running, 0)

@@ -57,7 +57,10 @@ func (s *Sim) stageNext(j *Job, st *Stage, n *Node, max Locality) *Task {
 		if t := firstPending(st.byRack, n.Spec.Rack); t != nil {
 			return t
 		}
-		return st.headPending()
+		if t := st.headPending(); t != nil {
+			return t
+		}
+		return s.excessTask(st) // the scheduler counts more than the maps left
 	}
 	if st.byNode != nil {
 		if t := firstPending(st.byNode, n.ID); t != nil {
@@ -72,7 +75,10 @@ func (s *Sim) stageNext(j *Job, st *Stage, n *Node, max Locality) *Task {
 			return nil
 		}
 	}
-	return st.headPending()
+	if t := st.headPending(); t != nil || !st.rampup {
+		return t
+	}
+	return s.excessTask(st) // the scheduler counts more reducers than are left
 }
 
 // HasPending reports whether the job asks for any container now.

@@ -101,6 +101,16 @@ type TaskListener interface {
 	TaskEnded(s *Sim, t *Task, outcome Outcome)
 }
 
+// Rebinder is told when a MapReduce AM assigns containers it received to
+// other maps of their stage than the engine bound them to when the nodes
+// gave them (asks.go): from[i]'s container, its process not yet started,
+// now runs to[i] (a task may appear on both sides: the AM permuted them).
+// Parts that keep state per launched task (DRESS's phase tracker, OPERA's
+// classifier) move it across.
+type Rebinder interface {
+	TasksRebound(s *Sim, from, to []*Task)
+}
+
 // JobListener is told when a job arrives and when it finishes.
 type JobListener interface {
 	JobArrived(s *Sim, j *Job)

@@ -69,31 +69,41 @@ func (s *Sim) amBeat(j *Job) {
 	if j.State != JobAdmitted {
 		return
 	}
-	more := false
+	if len(j.excess) > 0 {
+		s.freeExcess(j, false) // released with this allocate()
+	}
+	more := len(j.excess) > 0
 	for _, st := range j.Stages {
 		if a := st.asks; a != nil {
 			// allocate(): send the asks changed since, then assign the
 			// maps to the containers this response brings.
-			a.sendAsks()
+			a.sendAsks(st)
 			s.assignBatch(st)
 		}
 		if !st.rampup {
 			continue
 		}
-		// allocate() sends what the AM scheduled at its last heartbeat,
-		// less the reducers given since against the old count (which the
-		// response brings); then it ramps again, to send next time.
-		if st.askNext >= 0 {
-			st.asked = min(max(st.askNext-st.givenSince, 0), st.Pending)
-			st.askNext = -1
+		// allocate() sends the AM's count if it changed (the scheduler's
+		// becomes it, though containers it gave since against the old
+		// count are in this very response: excess ones, released), takes
+		// those containers (assigned: no longer scheduled), then ramps
+		// again.
+		if st.amChanged {
+			st.asked = st.amSched
+			st.amChanged = false
 		}
-		st.givenSince = 0
+		if g := st.givenSince; g > 0 {
+			st.amSched -= min(g, st.amSched)
+			st.amChanged = true
+			st.givenSince = 0
+		}
 		if st.Released {
-			if next := s.scheduleReduces(j, st); next != st.asked {
-				st.askNext = next
+			if next := s.scheduleReduces(j, st); next != st.amSched {
+				st.amSched = next
+				st.amChanged = true
 			}
 		}
-		more = more || !st.Released || st.Pending > 0 || st.askNext >= 0
+		more = more || !st.Released || st.Pending > 0 || st.amChanged
 	}
 	s.touch(j)
 	if more {
@@ -102,29 +112,32 @@ func (s *Sim) amBeat(j *Job) {
 }
 
 // scheduleReduces is RMContainerAllocator.scheduleReduces for reduce stage
-// st (released: slow-start has passed): how many of its pending reducers the
-// AM now wants scheduled (asked for and not yet given a container).
+// st (released: slow-start has passed): how many reducers the AM now wants
+// scheduled (asked for and not yet given a container).
 func (s *Sim) scheduleReduces(j *Job, st *Stage) int {
 	maps := j.Stages[st.Index-1]
-	waiting := st.Pending - st.asked // not yet asked for
-	if waiting <= 0 && st.asked == 0 {
-		return st.asked
+	// The AM's reducers: assigned (in a container), scheduled, and pending
+	// (not yet asked for).
+	assignedR := st.Running
+	waiting := len(st.Tasks) - st.Done - assignedR - st.amSched
+	if waiting <= 0 && st.amSched == 0 {
+		return st.amSched
 	}
-	// The AM's view of its maps: scheduled until it assigns them to a
-	// container it received (those given since its last heartbeat are
-	// still scheduled: asks.go), assigned from then on.
+	// Its maps: scheduled until it assigns them to a container it received
+	// (those given since its last heartbeat are still scheduled: asks.go),
+	// assigned from then on.
 	scheduled, assigned := maps.Pending, maps.Running
 	if maps.asks != nil {
 		scheduled += len(maps.asks.batch)
 		assigned -= len(maps.asks.batch)
 	}
 	if scheduled == 0 { // no map asked for: ask for every reducer
-		return st.Pending
+		return st.amSched + max(waiting, 0)
 	}
 	calc := s.policy.Calc()
 	mapCap, redCap := maps.Spec.Req, st.Spec.Req
 	headroom := s.headroom(j)
-	limit := headroom.Add(mul(mapCap, assigned)).Add(mul(redCap, st.Running))
+	limit := headroom.Add(mul(mapCap, assigned)).Add(mul(redCap, assignedR))
 	f := math.Min(float64(maps.Done)/float64(len(maps.Tasks)), s.model.ReduceRampupLimit)
 	ideal := Res{VCores: int64(float64(limit.VCores) * f), MemMB: int64(float64(limit.MemMB) * f)}
 	idealMap := limit.Sub(ideal)
@@ -132,14 +145,14 @@ func (s *Sim) scheduleReduces(j *Job, st *Stage) int {
 	if containers(calc, idealMap, mapCap) >= scheduled+assigned {
 		final = final.Add(idealMap.Sub(mul(mapCap, scheduled+assigned)))
 	}
-	ramp := containers(calc, final.Sub(mul(redCap, st.asked+st.Running)), redCap)
+	ramp := containers(calc, final.Sub(mul(redCap, st.amSched+assignedR)), redCap)
 	switch {
 	case ramp > 0:
-		return st.asked + min(ramp, waiting)
+		return st.amSched + min(ramp, max(waiting, 0))
 	case ramp < 0:
-		return st.asked - min(-ramp, st.asked)
+		return st.amSched - min(-ramp, st.amSched)
 	}
-	return st.asked
+	return st.amSched
 }
 
 // headroom is what the scheduler tells job j's AM it may still get.

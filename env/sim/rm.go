@@ -38,6 +38,16 @@ func (s *Sim) LaunchShrunk(t *Task, n *Node, alloc Res) error {
 }
 
 func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
+	if t.Excess() {
+		if kind != Guaranteed || !s.policy.Calc().Fits(alloc, n.Free()) || (n.Reserved != nil && n.Reserved != t) || t.Stage.Asking() == 0 {
+			return fmt.Errorf("launch %s on node %d: no room or no ask for a container beyond its maps", t, n.ID)
+		}
+		s.giveExcess(t, n, alloc)
+		if s.cfg.OnGive != nil {
+			s.cfg.OnGive(s, t, n)
+		}
+		return nil
+	}
 	if t.State != TaskPending {
 		return fmt.Errorf("launch %s: task is %v, not pending", t, t.State)
 	}
@@ -136,6 +146,9 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		}
 	}
 	s.stats.Launched++
+	if s.cfg.OnGive != nil {
+		s.cfg.OnGive(s, t, n)
+	}
 	s.setUsage(t, n)
 	s.progress()
 	s.markDirty(n)
@@ -200,13 +213,15 @@ func (s *Sim) Requestable(t *Task) bool {
 		return false
 	}
 	if t.Stage.rampup && t.Stage.asked <= 0 {
-		return false // the AM has not asked for another reducer (reduces.go)
+		return false // the scheduler holds no ask for another reducer (reduces.go)
 	}
 	return t.Stage.Released && (t.Job.AM == nil || s.now >= t.Job.amReadyMs)
 }
 
-// removeContainer takes t off its node and frees its allocation.
-func (s *Sim) removeContainer(t *Task) {
+// removeContainer takes t off its node and frees its allocation: at once,
+// or with later (a process that ended: release.go) at the node's next
+// heartbeat.
+func (s *Sim) removeContainer(t *Task, later bool) {
 	n := t.Node
 	copy(n.Containers[t.pos:], n.Containers[t.pos+1:])
 	n.Containers[len(n.Containers)-1] = nil
@@ -217,16 +232,11 @@ func (s *Sim) removeContainer(t *Task) {
 		n.Containers[i].pos = i
 	}
 	j := t.Job
-	s.acct.resv(s.now)
-	if t.Container == Guaranteed {
-		n.Alloc = n.Alloc.Sub(t.Alloc)
-		s.acct.allocG = s.acct.allocG.Sub(t.Alloc)
+	if later && !s.model.ImmediateRelease {
+		s.releaseLater(n, j, t.Alloc, t.Container)
 	} else {
-		n.OppAlloc = n.OppAlloc.Sub(t.Alloc)
-		j.OppAlloc = j.OppAlloc.Sub(t.Alloc)
-		s.acct.allocO = s.acct.allocO.Sub(t.Alloc)
+		s.free(n, j, t.Alloc, t.Container)
 	}
-	j.Alloc = j.Alloc.Sub(t.Alloc)
 	j.Running--
 	if t.Stage != nil {
 		t.Stage.Running--
@@ -244,7 +254,7 @@ func (s *Sim) removeContainer(t *Task) {
 // complete ends t successfully.
 func (s *Sim) complete(t *Task) {
 	s.record(t, Finished)
-	s.removeContainer(t)
+	s.removeContainer(t, true)
 	t.State = TaskDone
 	t.FinishMs = s.now
 	j := t.Job
@@ -326,11 +336,14 @@ func (s *Sim) applyPolls(n *Node) {
 func (s *Sim) finishJob(j *Job) {
 	if j.AM != nil && j.AM.State == TaskRunning {
 		s.record(j.AM, Finished)
-		s.removeContainer(j.AM)
+		s.removeContainer(j.AM, true)
 		j.AM.State = TaskDone
 		j.AM.FinishMs = s.now
 	} else if j.AM != nil && j.AM.State == TaskPending {
 		panic(fmt.Sprintf("job %d finished without its AM", j.ID))
+	}
+	if len(j.excess) > 0 {
+		s.freeExcess(j, true) // the application is removed: its containers go
 	}
 	j.State = JobDone
 	j.FinishMs = s.now
@@ -380,7 +393,7 @@ func (s *Sim) releaseReady(j *Job) {
 			}
 		}
 		if st.asks != nil {
-			st.asks.sendAsks() // the AM's first ask, at its registration
+			st.asks.sendAsks(st) // the AM's first ask, at its registration
 		}
 		s.touch(j)
 	}
@@ -436,7 +449,7 @@ func (s *Sim) Kill(t *Task) error {
 	wasted := s.now - t.StartMs // from its container's allocation
 	s.stats.Killed++
 	s.stats.WastedMs += wasted
-	s.removeContainer(t)
+	s.removeContainer(t, false)
 	t.State = TaskPending
 	t.Attempt++
 	t.StartMs = -1
@@ -564,6 +577,9 @@ func (s *Sim) growAlloc(t *Task, by Res) {
 // Reserve reserves node n for pending task t: until t launches or the
 // reservation is cancelled, guaranteed containers on n go only to t.
 func (s *Sim) Reserve(n *Node, t *Task) error {
+	if t.Excess() {
+		return fmt.Errorf("reserve node %d for %s: a container beyond the stage's maps is not reserved", n.ID, t)
+	}
 	if !s.Requestable(t) {
 		return fmt.Errorf("reserve node %d for %s: task is not requested", n.ID, t)
 	}

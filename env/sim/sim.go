@@ -35,6 +35,10 @@ type Config struct {
 	// AfterEvent, if set, is called after every event the engine processes
 	// (invariant tests): not after the heartbeats of idle nodes it skips.
 	AfterEvent func(*Sim)
+	// OnGive, if set, is told of every container given to a task, as the
+	// node gives it (before the AM may rebind it: asks.go), excess ones
+	// included (Task.Excess): the oracle's allocation trace.
+	OnGive func(s *Sim, t *Task, n *Node)
 	// EveryHeartbeat makes the engine process every heartbeat, also those
 	// of idle nodes that change nothing (see idle.go): the reference the
 	// shortcut is tested against. Results are the same either way.
@@ -88,6 +92,7 @@ type Sim struct {
 	dirtySpare []*Node
 	listeners  []TaskListener
 	jobLis     []JobListener
+	rebinders  []Rebinder
 
 	lastProgress Ms
 	lastDone     Ms // the last task finish, job end or arrival (LivelockMs)
@@ -151,7 +156,7 @@ func newSim(cfg Config, build bool) (*Sim, error) {
 			return nil, fmt.Errorf("node %d (%s): negative reduce slots", i, ns.Name)
 		}
 		s.typedCluster = s.typedCluster || ns.ReduceSlots > 0
-		s.Nodes = append(s.Nodes, &Node{ID: int32(i), Spec: ns, boundaryAt: -1, pollAt: -1, lastReduce: -1,
+		s.Nodes = append(s.Nodes, &Node{ID: int32(i), Spec: ns, boundaryAt: -1, pollAt: -1, lastReduce: -1, releaseDue: -1,
 			cores: ns.Cores, diskMBps: ns.DiskMBps, memCap: float64(ns.Cap.MemMB), speed: ns.Speed})
 	}
 	s.rackNodes = make([][]int32, s.racks)
@@ -176,6 +181,9 @@ func newSim(cfg Config, build bool) (*Sim, error) {
 		}
 		if l, ok := part.(JobListener); ok {
 			s.jobLis = append(s.jobLis, l)
+		}
+		if l, ok := part.(Rebinder); ok {
+			s.rebinders = append(s.rebinders, l)
 		}
 	}
 	s.jobsLeft = len(s.Jobs)
@@ -431,6 +439,8 @@ func (s *Sim) dispatch(ev event) {
 		s.schedule(s.now+s.cfg.TimelineMs, evSample, 0)
 	case evAMBeat:
 		s.amBeat(s.Jobs[ev.id])
+	case evRelease:
+		s.release(s.Nodes[ev.id])
 	case evAMTick:
 		s.preemptReducers()
 		s.schedule(s.now+s.model.AMTickMs, evAMTick, 0)
@@ -546,6 +556,9 @@ func (s *Sim) finish(stuck bool) {
 	for _, n := range s.Nodes {
 		s.advance(n)
 		s.Unreserve(n) // the jobs below stop being admitted
+		if len(n.releasing) > 0 {
+			s.release(n)
+		}
 	}
 	s.acct.integrate(s.now)
 	for _, j := range s.Jobs {

@@ -175,7 +175,7 @@ func (a *Allocator) assignOne(s *sim.Sim, n *sim.Node) *sim.Task {
 			continue
 		}
 		if !s.FitsFree(t.Req, n) {
-			if !a.Reserve || a.Backfill > 0 || (a.Reservable != nil && !a.Reservable(s, t, n)) {
+			if !a.Reserve || a.Backfill > 0 || t.Excess() || (a.Reservable != nil && !a.Reservable(s, t, n)) {
 				continue // try the next job
 			}
 			if n.Reserved == nil && t.ReservedOn() == nil {

@@ -264,7 +264,7 @@ func (d *Dress) Launched(s *sim.Sim, t *sim.Task) {
 	in := d.info(s, t.Job)
 	d.refresh(s)
 	d.used[in.cat] += d.Units(t.Req)
-	if t.Kind == sim.KindAM {
+	if t.Kind == sim.KindAM || t.Excess() {
 		return
 	}
 	d.sync()
@@ -279,6 +279,18 @@ func (d *Dress) TaskEnded(s *sim.Sim, t *sim.Task, o sim.Outcome) {
 	d.sync()
 	in.tr.Ended(t.ID, o == sim.Finished, s.Now())
 	d.check(in, s.Now())
+}
+
+// TasksRebound implements sim.Rebinder.
+func (d *Dress) TasksRebound(s *sim.Sim, from, to []*sim.Task) {
+	ids := func(ts []*sim.Task) []int32 {
+		out := make([]int32, len(ts))
+		for i, t := range ts {
+			out[i] = t.ID
+		}
+		return out
+	}
+	d.info(s, from[0].Job).tr.Rebound(ids(from), ids(to))
 }
 
 // JobArrived implements sim.JobListener: the job is classified on arrival.

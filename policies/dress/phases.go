@@ -104,6 +104,22 @@ func (tr *Tracker) Started(id int32, units float64, now sim.Ms) {
 	tr.setRT(now, tr.rt+1)
 }
 
+// Rebound moves the tasks from[i]'s records to to[i] (sim.Rebinder: the
+// AM ran another map in the container): the tasks are the same phase's.
+func (tr *Tracker) Rebound(from, to []int32) {
+	ms := make([]*member, len(from))
+	for i, id := range from {
+		ms[i] = tr.byID[id]
+		delete(tr.byID, id)
+	}
+	for i, m := range ms {
+		if m != nil {
+			m.id = to[i]
+			tr.byID[to[i]] = m
+		}
+	}
+}
+
 // Ended records task id finishing (finished) or being killed at now (Alg. 2
 // l. 4-7). A killed task leaves its phase without counting as completed.
 func (tr *Tracker) Ended(id int32, finished bool, now sim.Ms) {

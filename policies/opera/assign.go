@@ -21,11 +21,24 @@ func (o *Opera) begin(n *sim.Node) {
 // normal container it launches. The task's class is recorded for Table III,
 // and the request is taken off OA_i, as NormalAssign does (Alg. 2 line 10).
 func (o *Opera) Launched(s *sim.Sim, t *sim.Task) {
+	if t.Excess() {
+		return // a container beyond its stage's maps: nothing to classify
+	}
 	o.Cls.Launched(s, t)
 	o.unreserve(t)
 	if o.beat.active && o.beat.n == t.Node {
 		o.beat.oaCPU -= float64(t.Req.VCores)
 		o.beat.oaMem -= float64(t.Req.MemMB)
+	}
+}
+
+// TasksRebound implements sim.Rebinder: the classes recorded at launch
+// move with the containers, and a map the AM took from the pending ones
+// leaves OPERA's reservations.
+func (o *Opera) TasksRebound(s *sim.Sim, from, to []*sim.Task) {
+	o.Cls.Rebound(s, from, to)
+	for _, t := range to {
+		o.unreserve(t)
 	}
 }
 
@@ -37,7 +50,7 @@ func (o *Opera) fitsOA(t *sim.Task) bool {
 // Eligible reports whether pending task t may get opportunistic resources:
 // it is not an AM and the classifier calls it short.
 func (o *Opera) Eligible(t *sim.Task) bool {
-	return t.Kind != sim.KindAM && o.Cls.ClassifyTask(t) == Short
+	return t.Kind != sim.KindAM && !t.Excess() && o.Cls.ClassifyTask(t) == Short
 }
 
 // normalAssign is NormalAssign (Alg. 2 lines 7-13): a guaranteed container

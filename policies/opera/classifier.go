@@ -259,6 +259,20 @@ func (c *Classifier) Launched(s *sim.Sim, t *sim.Task) int {
 	return k
 }
 
+// Rebound moves the classes recorded at launch from the tasks from[i] to
+// to[i] (sim.Rebinder).
+func (c *Classifier) Rebound(s *sim.Sim, from, to []*sim.Task) {
+	c.grow(len(s.Tasks))
+	pred, bucket := make([]int8, len(from)), make([]int8, len(from))
+	for i, t := range from {
+		pred[i], bucket[i] = c.pred[t.ID], c.bucket[t.ID]
+		c.pred[t.ID], c.bucket[t.ID] = 0, 0
+	}
+	for i, t := range to {
+		c.pred[t.ID], c.bucket[t.ID] = pred[i], bucket[i]
+	}
+}
+
 // PredictedAtLaunch returns the class predicted for task id's running
 // attempt when it launched, and false if none was recorded.
 func (c *Classifier) PredictedAtLaunch(id int32) (int, bool) {

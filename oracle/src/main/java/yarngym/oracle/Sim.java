@@ -598,10 +598,41 @@ public final class Sim implements AutoCloseable {
 
   // ---- nodes ----
 
+  /** Debug aid (YARNGYM_ORACLE_TRACE=FILE): every container a node heartbeat gives, as it is given. */
+  private final java.io.PrintWriter trace = openTrace();
+  private final java.util.Set<ContainerId> traced = new java.util.HashSet<>();
+
+  private static java.io.PrintWriter openTrace() {
+    String f = System.getenv("YARNGYM_ORACLE_TRACE");
+    if (f == null || f.isEmpty()) {
+      return null;
+    }
+    try {
+      java.io.PrintWriter w = new java.io.PrintWriter(new java.io.FileWriter(f));
+      w.println("time_ms,node,app,priority,mem_mb");
+      return w;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   private void nodeHeartbeat(SimNode n) {
     n.beat();
     sched.handle(new NodeUpdateSchedulerEvent(n));
     dispatcher.drain();
+    if (trace != null) {
+      java.util.List<org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer> cs =
+          new java.util.ArrayList<>(sched.getSchedulerNode(n.getNodeID()).getCopiedListOfRunningContainers());
+      cs.sort(java.util.Comparator.comparing(c -> c.getContainerId()));
+      for (org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer c : cs) {
+        if (traced.add(c.getContainerId())) {
+          trace.println(clock.getTime() + "," + n.spec.id + ","
+              + (c.getContainerId().getApplicationAttemptId().getApplicationId().getId() - 1) + ","
+              + c.getAllocatedSchedulerKey().getPriority().getPriority() + "," + c.getAllocatedResource().getMemorySize());
+        }
+      }
+      trace.flush();
+    }
     for (JobRun j : jobs) {
       if (j.finishMs >= 0 && !j.removed && j.amNode == n) {
         removeApp(j);

@@ -1,0 +1,63 @@
+package sim
+
+// A finished container's resources are freed when its node manager next
+// heartbeats: the ResourceManager learns of a completed container from the
+// node's heartbeat and processes it before it schedules on that node
+// (AbstractYarnScheduler.nodeUpdate). Until then the job, its queue and the
+// node still hold them, which the other nodes' heartbeats see (a job's
+// usage in the FairScheduler's order, a queue's in the CapacityScheduler's,
+// the cluster's unallocated vCores in Fair's AM limit). A killed container
+// is freed at once. Model.ImmediateRelease frees every container at its
+// process's end instead.
+
+// released is a finished container not yet freed.
+type released struct {
+	job   *Job
+	alloc Res
+	kind  ContainerKind
+}
+
+// free returns a container's resources to its node, job and the cluster.
+func (s *Sim) free(n *Node, j *Job, alloc Res, kind ContainerKind) {
+	s.acct.resv(s.now)
+	if kind == Guaranteed {
+		n.Alloc = n.Alloc.Sub(alloc)
+		s.acct.allocG = s.acct.allocG.Sub(alloc)
+	} else {
+		n.OppAlloc = n.OppAlloc.Sub(alloc)
+		j.OppAlloc = j.OppAlloc.Sub(alloc)
+		s.acct.allocO = s.acct.allocO.Sub(alloc)
+	}
+	j.Alloc = j.Alloc.Sub(alloc)
+}
+
+// releaseLater frees a finished container at node n's next heartbeat: an
+// event just before it, so that it happens at that instant whether or not
+// the heartbeat itself is processed (idle.go).
+func (s *Sim) releaseLater(n *Node, j *Job, alloc Res, kind ContainerKind) {
+	n.releasing = append(n.releasing, released{j, alloc, kind})
+	if n.releaseDue >= 0 {
+		return
+	}
+	hb := s.model.HeartbeatMs
+	off := s.beatOffset(n.ID)
+	at := off + ((s.now-off)/hb+1)*hb
+	if s.now < off {
+		at = off
+	}
+	n.releaseDue = at
+	s.seq++
+	s.queue.push(event{at: at, seq: s.seq, ord: beatOrd(n.ID) - 1, id: n.ID, kind: evRelease})
+}
+
+// release frees node n's finished containers.
+func (s *Sim) release(n *Node) {
+	for _, r := range n.releasing {
+		s.free(n, r.job, r.alloc, r.kind)
+		s.touch(r.job)
+	}
+	clear(n.releasing)
+	n.releasing = n.releasing[:0]
+	n.releaseDue = -1
+	s.markDirty(n)
+}
