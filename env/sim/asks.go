@@ -1,5 +1,10 @@
 package sim
 
+import (
+	"cmp"
+	"slices"
+)
+
 // A MapReduce AM's map requests, as the ResourceManager holds them, and the
 // AM's assignment of maps to the containers it receives.
 //
@@ -45,9 +50,9 @@ type mapAsks struct {
 	dirtyHost []int32
 	dirtyRack []int32
 
-	// batch holds the maps bound to containers given since the AM's last
-	// heartbeat, in the order the containers were given.
-	batch []*Task
+	// batch holds the containers given since the AM's last heartbeat, in
+	// the order given: each bound to a map, or excess (beyond the maps).
+	batch []batchEntry
 }
 
 // asksStage reports whether stage st of job j asks for its maps by
@@ -91,7 +96,7 @@ func (s *Sim) amAsk(a *mapAsks, t *Task, d int32) {
 // AM changed becomes the AM's.
 func (a *mapAsks) sendAsks(st *Stage) {
 	if a.anyDirty {
-		a.rmAny = int32(st.Pending + len(a.batch))
+		a.rmAny = int32(st.Pending + a.boundCount())
 		a.anyDirty = false
 	}
 	for _, h := range a.dirtyHost {
@@ -156,11 +161,33 @@ func (s *Sim) given(t *Task, n *Node, level Locality) {
 		a.rmAny--
 	}
 	t.given = level
-	if t.Excess() {
-		return
+	e := batchEntry{n: n, alloc: t.Alloc, at: s.now, given: level}
+	if !t.Excess() {
+		t.bound = true
+		e.t = t
 	}
-	a.batch = append(a.batch, t)
+	a.batch = append(a.batch, e)
 	s.scheduleAMBeat(t.Job)
+}
+
+// batchEntry is a container given since the AM's last heartbeat.
+type batchEntry struct {
+	t     *Task // the map bound to it; nil: an excess container
+	n     *Node
+	alloc Res
+	at    Ms
+	given Locality
+}
+
+// boundCount is how many of the batch's containers hold a map.
+func (a *mapAsks) boundCount() int {
+	k := 0
+	for _, e := range a.batch {
+		if e.t != nil {
+			k++
+		}
+	}
+	return k
 }
 
 // Excess reports whether t stands for a container beyond a stage's maps
@@ -236,76 +263,58 @@ func (s *Sim) freeExcess(j *Job, all bool) {
 // a replica on the container's host, then on its rack, then any map, the
 // earliest asked (lowest task index) first, from the maps bound to the
 // batch and those still pending. A container whose map changes is rebound
-// (its process has not started: nothing is lost), and a map the AM did not
-// choose goes back to pending. The chosen maps leave the AM's asks.
+// (its process has not started: nothing is lost), a map the AM did not
+// choose goes back to pending, an excess container that gets a map starts
+// it, and a container left without one is released at the AM's next
+// heartbeat (as an excess one). The chosen maps leave the AM's asks.
 func (s *Sim) assignBatch(st *Stage) {
 	a := st.asks
-	var conts []*Task // the batch's containers, by their bound map
-	for _, t := range a.batch {
-		// Still in its container, not started: its process starts now
-		// (a container's start waits for this heartbeat, launch).
-		if t.State == TaskRunning && (t.stall == s.now || t.stall == 0) {
-			conts = append(conts, t)
+	j := st.Tasks[0].Job
+	var es []batchEntry
+	for _, e := range a.batch {
+		// A bound container still holding its map, not started: its
+		// process starts now (a container's start waits for this
+		// heartbeat, launch). An excess one still unreleased.
+		switch {
+		case e.t == nil:
+			if s.hasExcess(j, e.n, e.alloc) {
+				es = append(es, e)
+			}
+		case e.t.State == TaskRunning && e.t.bound && (e.t.stall == s.now || e.t.stall == 0):
+			es = append(es, e)
+		default:
+			e.t.bound = false
 		}
 	}
 	a.batch = a.batch[:0]
-	if len(conts) == 0 {
+	if len(es) == 0 {
 		return
 	}
-	chosen := make([]*Task, len(conts))
+	chosen := make([]*Task, len(es))
 	taken := map[*Task]bool{}
-	free := func(t *Task) bool { return !taken[t] }
-	earliest := func(cands []*Task, ok func(*Task) bool) *Task {
-		var best *Task
-		for _, t := range conts {
-			if free(t) && ok(t) && (best == nil || t.ID < best.ID) {
-				best = t
+	// The AM's lists hold its maps in the order asked, the ones bound to
+	// this batch's containers still in their places (firstPending).
+	earliest := func(l []*Task) *Task {
+		for _, t := range l {
+			if (t.State == TaskPending || t.bound) && !taken[t] {
+				return t
 			}
 		}
-		for _, t := range cands {
-			if t.State == TaskPending && !taken[t] && ok(t) {
-				if best == nil || t.ID < best.ID {
-					best = t
-				}
-				break // the lists are in the order asked
-			}
-		}
-		return best
-	}
-	hasReplica := func(n int32) func(*Task) bool {
-		return func(t *Task) bool {
-			for _, r := range t.Replicas {
-				if r == n {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	onRack := func(rack int32) func(*Task) bool {
-		return func(t *Task) bool {
-			for _, r := range t.Replicas {
-				if s.rackOf[r] == rack {
-					return true
-				}
-			}
-			return false
-		}
+		return nil
 	}
 	for pass := 0; pass < 3; pass++ {
-		for i, c := range conts {
+		for i, e := range es {
 			if chosen[i] != nil {
 				continue
 			}
-			n := c.Node
 			var t *Task
 			switch pass {
 			case 0:
-				t = earliest(st.byNode[n.ID], hasReplica(n.ID))
+				t = earliest(st.byNode[e.n.ID])
 			case 1:
-				t = earliest(st.byRack[int(s.rackOf[n.ID])], onRack(s.rackOf[n.ID]))
+				t = earliest(st.byRack[int(s.rackOf[e.n.ID])])
 			default:
-				t = earliest(st.queue[st.head:], func(*Task) bool { return true })
+				t = earliest(st.queue[st.head:])
 			}
 			if t != nil {
 				chosen[i] = t
@@ -313,44 +322,149 @@ func (s *Sim) assignBatch(st *Stage) {
 			}
 		}
 	}
-	// Rebind: take every changed container's place from its old map, give
-	// it to the chosen one, and return the maps no container took to
-	// pending.
-	places := make([]place, len(conts))
-	for i, c := range conts {
-		places[i] = place{c.Node, c.pos, c.Container, c.Alloc, c.StartMs, c.stall, c.given}
+	for _, e := range es {
+		if e.t != nil {
+			e.t.bound = false
+		}
 	}
-	for i, c := range conts {
-		if chosen[i] != c {
-			s.dropUsage(c, places[i].n)
+	// Rebind: take every changed container's place from its old map, give
+	// it to the chosen one (or open one for it where the container was an
+	// excess one), close the containers left without a map, and return the
+	// maps no container took to pending.
+	places := make([]place, len(es))
+	for i, e := range es {
+		if c := e.t; c != nil {
+			places[i] = place{c.Node, c.pos, c.Container, c.Alloc, c.StartMs, c.stall, c.given}
+		}
+	}
+	for i, e := range es {
+		if e.t != nil && chosen[i] != e.t {
+			s.dropUsage(e.t, places[i].n)
 		}
 	}
 	var from, to []*Task
-	for i, c := range conts {
-		if t := chosen[i]; t != c {
+	var closed []int
+	for i, e := range es {
+		t := chosen[i]
+		switch {
+		case t == e.t:
+		case e.t == nil && t != nil:
+			s.takeExcess(j, e.n, e.alloc)
+			s.open(t, e)
+		case t == nil:
+			closed = append(closed, i)
+		default:
 			s.bind(t, places[i])
-			from, to = append(from, c), append(to, t)
+		}
+		if t != e.t {
+			from, to = append(from, e.t), append(to, t)
 		}
 	}
-	for _, c := range conts {
-		if !taken[c] {
+	// Close the emptied containers, highest position first on each node
+	// (a removal shifts the positions after it).
+	slices.SortFunc(closed, func(x, y int) int { return cmp.Compare(places[y].pos, places[x].pos) })
+	for _, i := range closed {
+		s.closeToExcess(j, st, places[i])
+	}
+	for _, e := range es {
+		if c := e.t; c != nil && !taken[c] {
 			c.State, c.Node, c.pos, c.Alloc = TaskPending, nil, -1, Res{}
 			c.StartMs, c.stall = -1, 0
 			if c.Attempt == 0 {
 				c.FirstStartMs = -1
 			}
-			s.enqueue(c, true, false)
+			st.Pending++ // still in its queues, in its place (firstPending)
 		}
 	}
 	for _, t := range chosen {
-		s.amAsk(a, t, -1) // sent at the AM's next heartbeat
+		if t != nil {
+			s.amAsk(a, t, -1) // sent at the AM's next heartbeat
+		}
 	}
 	if len(from) > 0 {
 		for _, l := range s.rebinders {
 			l.TasksRebound(s, from, to)
 		}
 	}
-	s.scheduleAMBeat(conts[0].Job)
+	s.scheduleAMBeat(j)
+}
+
+// hasExcess reports whether job j still holds an excess container of alloc
+// on n.
+func (s *Sim) hasExcess(j *Job, n *Node, alloc Res) bool {
+	for _, e := range j.excess {
+		if e.n == n && e.alloc == alloc {
+			return true
+		}
+	}
+	return false
+}
+
+// takeExcess takes one of job j's excess containers of alloc on n off its
+// list: a map is to run in it.
+func (s *Sim) takeExcess(j *Job, n *Node, alloc Res) {
+	for i, e := range j.excess {
+		if e.n == n && e.alloc == alloc {
+			j.excess = append(j.excess[:i], j.excess[i+1:]...)
+			return
+		}
+	}
+}
+
+// open starts map t in the excess container of batch entry e (its
+// allocation already booked): t was pending or bound to another container
+// of the batch (then rebound or closed in turn).
+func (s *Sim) open(t *Task, e batchEntry) {
+	n, st, j := e.n, t.Stage, t.Job
+	if t.State == TaskPending {
+		st.Pending--
+		if t.reservedOn != nil {
+			s.Unreserve(t.reservedOn)
+		}
+	}
+	st.Running++
+	j.Running++
+	t.State, t.Node, t.pos = TaskRunning, n, len(n.Containers)
+	t.Container, t.Alloc, t.StartMs, t.stall, t.given = Guaranteed, e.alloc, e.at, s.now, e.given
+	if t.FirstStartMs < 0 {
+		t.FirstStartMs = e.at
+	}
+	t.phase, t.shrunk, t.swapped, t.swapIn = 0, 0, 0, 0
+	t.runMs = s.now
+	t.setGated(false)
+	t.Locality = s.LocalityOf(t, n)
+	n.Containers = append(n.Containers, t)
+	left := 0.0
+	if len(t.phases) > 0 {
+		left = t.work(0)
+	}
+	n.slots = append(n.slots, slot{left: left, prev: -1, flags: slotDirty})
+	s.stats.Launched++
+	s.setUsage(t, n)
+	s.markDirty(n)
+	s.wake(n)
+	s.touch(j)
+}
+
+// closeToExcess ends the container at p, left without a map: its node and
+// job keep its allocation until the AM releases it at its next heartbeat,
+// as an excess container's. The task it held has moved or gone back to
+// pending.
+func (s *Sim) closeToExcess(j *Job, st *Stage, p place) {
+	n := p.n
+	copy(n.Containers[p.pos:], n.Containers[p.pos+1:])
+	n.Containers[len(n.Containers)-1] = nil
+	n.Containers = n.Containers[:len(n.Containers)-1]
+	copy(n.slots[p.pos:], n.slots[p.pos+1:])
+	n.slots = n.slots[:len(n.slots)-1]
+	for i := p.pos; i < len(n.Containers); i++ {
+		n.Containers[i].pos = i
+	}
+	j.Running--
+	st.Running--
+	j.excess = append(j.excess, excessContainer{n, p.alloc, s.now + s.amBeatMs()})
+	s.markDirty(n)
+	s.touch(j)
 }
 
 // place is a container: where it is and what it holds.
@@ -362,15 +476,6 @@ type place struct {
 	start Ms
 	stall Ms
 	given Locality
-}
-
-func inBatch(conts []*Task, t *Task) bool {
-	for _, c := range conts {
-		if c == t {
-			return true
-		}
-	}
-	return false
 }
 
 // dropUsage takes t's usage off node n.

@@ -74,7 +74,7 @@ type Node struct {
 	// time, -1 if none is due.
 	releasing  []released
 	releaseDue Ms
-	asleep      bool // in the idle set: its heartbeats are not queued
+	asleep     bool // in the idle set: its heartbeats are not queued
 
 	boundaryAt Ms // time of the pending boundary event, -1 if none
 	pollAt     Ms // earliest poll due of a reducer here (Task.pollAt), -1 if none
@@ -147,11 +147,11 @@ type Job struct {
 	Misses int
 
 	tasksLeft int
-	amReadyMs Ms   // when the AM has started up and requested its tasks
-	active    int  // index in Sim.active
-	admitSeq  int  // order of admission (1, 2, ...)
-	asking    bool // in Sim.asking: HasPending is true
-	amBeat    bool // an AM heartbeat is due (reduces.go)
+	amReadyMs Ms                // when the AM has started up and requested its tasks
+	active    int               // index in Sim.active
+	admitSeq  int               // order of admission (1, 2, ...)
+	asking    bool              // in Sim.asking: HasPending is true
+	amBeat    bool              // an AM heartbeat is due (reduces.go)
 	excess    []excessContainer // containers beyond its maps, until released (asks.go)
 }
 
@@ -234,6 +234,7 @@ type Task struct {
 	abs       bool     // its profile's levels are absolute (Profile.Absolute)
 	stall     Ms       // no progress before this time (paging back in), 0 if none
 	given     Locality // the level its container was given at (asks.go)
+	bound     bool     // in a container its AM has not yet assigned it (asks.go)
 
 	Stage  *Stage // nil for an AM
 	Job    *Job

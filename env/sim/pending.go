@@ -126,10 +126,12 @@ func (s *Sim) PendingDemand(j *Job) (r Res, tasks int) {
 
 // firstPending returns the first still-pending task in m[key], dropping the
 // stale entries in front of it.
+// (A map bound to a container its AM has not yet assigned stays in the
+// queues in its place: the AM still counts it as asked for, asks.go.)
 func firstPending[K comparable](m map[K][]*Task, key K) *Task {
 	l := m[key]
 	i := 0
-	for i < len(l) && l[i].State != TaskPending {
+	for i < len(l) && l[i].State != TaskPending && !l[i].bound {
 		i++
 	}
 	if i == len(l) {
@@ -140,12 +142,18 @@ func firstPending[K comparable](m map[K][]*Task, key K) *Task {
 	}
 	if i > 0 {
 		m[key] = l[i:]
+		l = l[i:]
 	}
-	return l[i]
+	for _, t := range l {
+		if t.State == TaskPending {
+			return t
+		}
+	}
+	return nil
 }
 
 func (st *Stage) headPending() *Task {
-	for st.head < len(st.queue) && st.queue[st.head].State != TaskPending {
+	for st.head < len(st.queue) && st.queue[st.head].State != TaskPending && !st.queue[st.head].bound {
 		st.queue[st.head] = nil
 		st.head++
 	}
@@ -154,7 +162,12 @@ func (st *Stage) headPending() *Task {
 		st.head = 0
 		return nil
 	}
-	return st.queue[st.head]
+	for _, t := range st.queue[st.head:] {
+		if t.State == TaskPending {
+			return t
+		}
+	}
+	return nil
 }
 
 // preemptReducers is the MapReduce AM's reducer preemption: a job whose maps

@@ -105,8 +105,11 @@ type TaskListener interface {
 // other maps of their stage than the engine bound them to when the nodes
 // gave them (asks.go): from[i]'s container, its process not yet started,
 // now runs to[i] (a task may appear on both sides: the AM permuted them).
-// Parts that keep state per launched task (DRESS's phase tracker, OPERA's
-// classifier) move it across.
+// from[i] nil: to[i] starts in a container given beyond the stage's maps
+// (excess); to[i] nil: from[i]'s container is left without a map (from[i]
+// has moved, or gone back to pending, without running). Parts that keep
+// state per launched task (DRESS's phase tracker, OPERA's classifier) move
+// it across.
 type Rebinder interface {
 	TasksRebound(s *Sim, from, to []*Task)
 }

@@ -128,8 +128,9 @@ func (s *Sim) scheduleReduces(j *Job, st *Stage) int {
 	// assigned from then on.
 	scheduled, assigned := maps.Pending, maps.Running
 	if maps.asks != nil {
-		scheduled += len(maps.asks.batch)
-		assigned -= len(maps.asks.batch)
+		b := maps.asks.boundCount()
+		scheduled += b
+		assigned -= b
 	}
 	if scheduled == 0 { // no map asked for: ask for every reducer
 		return st.amSched + max(waiting, 0)

@@ -446,6 +446,7 @@ func (s *Sim) Kill(t *Task) error {
 	n := t.Node
 	s.advance(n)
 	s.record(t, Killed)
+	t.bound = false
 	wasted := s.now - t.StartMs // from its container's allocation
 	s.stats.Killed++
 	s.stats.WastedMs += wasted

@@ -283,14 +283,23 @@ func (d *Dress) TaskEnded(s *sim.Sim, t *sim.Task, o sim.Outcome) {
 
 // TasksRebound implements sim.Rebinder.
 func (d *Dress) TasksRebound(s *sim.Sim, from, to []*sim.Task) {
-	ids := func(ts []*sim.Task) []int32 {
-		out := make([]int32, len(ts))
-		for i, t := range ts {
-			out[i] = t.ID
+	id := func(t *sim.Task) int32 {
+		if t == nil {
+			return -1
 		}
-		return out
+		return t.ID
 	}
-	d.info(s, from[0].Job).tr.Rebound(ids(from), ids(to))
+	var j *sim.Job
+	fi, ti := make([]int32, len(from)), make([]int32, len(to))
+	for i := range from {
+		fi[i], ti[i] = id(from[i]), id(to[i])
+		if from[i] != nil {
+			j = from[i].Job
+		} else {
+			j = to[i].Job
+		}
+	}
+	d.info(s, j).tr.Rebound(fi, ti, s.Now(), func(t int32) float64 { return d.Units(s.Tasks[t].Req) })
 }
 
 // JobArrived implements sim.JobListener: the job is classified on arrival.

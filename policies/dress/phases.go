@@ -105,17 +105,27 @@ func (tr *Tracker) Started(id int32, units float64, now sim.Ms) {
 }
 
 // Rebound moves the tasks from[i]'s records to to[i] (sim.Rebinder: the
-// AM ran another map in the container): the tasks are the same phase's.
-func (tr *Tracker) Rebound(from, to []int32) {
+// AM ran another map in the container): the tasks are the same phase's. A
+// from of -1 starts to (a container given beyond the maps now runs it); a
+// to of -1 drops from (its container is left without a map: it never ran).
+func (tr *Tracker) Rebound(from, to []int32, now sim.Ms, units func(id int32) float64) {
 	ms := make([]*member, len(from))
 	for i, id := range from {
-		ms[i] = tr.byID[id]
-		delete(tr.byID, id)
+		if id >= 0 {
+			ms[i] = tr.byID[id]
+			delete(tr.byID, id)
+		}
 	}
 	for i, m := range ms {
-		if m != nil {
+		switch {
+		case m == nil && to[i] >= 0 && from[i] < 0:
+			tr.Started(to[i], units(to[i]), now)
+		case m != nil && to[i] >= 0:
 			m.id = to[i]
 			tr.byID[to[i]] = m
+		case m != nil:
+			m.ended = true // left without running: not a finished task
+			tr.setRT(now, tr.rt-1)
 		}
 	}
 }

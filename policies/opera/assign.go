@@ -38,7 +38,9 @@ func (o *Opera) Launched(s *sim.Sim, t *sim.Task) {
 func (o *Opera) TasksRebound(s *sim.Sim, from, to []*sim.Task) {
 	o.Cls.Rebound(s, from, to)
 	for _, t := range to {
-		o.unreserve(t)
+		if t != nil {
+			o.unreserve(t)
+		}
 	}
 }
 

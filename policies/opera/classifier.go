@@ -265,11 +265,19 @@ func (c *Classifier) Rebound(s *sim.Sim, from, to []*sim.Task) {
 	c.grow(len(s.Tasks))
 	pred, bucket := make([]int8, len(from)), make([]int8, len(from))
 	for i, t := range from {
-		pred[i], bucket[i] = c.pred[t.ID], c.bucket[t.ID]
-		c.pred[t.ID], c.bucket[t.ID] = 0, 0
+		if t != nil {
+			pred[i], bucket[i] = c.pred[t.ID], c.bucket[t.ID]
+			c.pred[t.ID], c.bucket[t.ID] = 0, 0
+		}
 	}
 	for i, t := range to {
-		c.pred[t.ID], c.bucket[t.ID] = pred[i], bucket[i]
+		switch {
+		case t == nil:
+		case from[i] == nil:
+			c.Launched(s, t) // it starts in a container given beyond the maps
+		default:
+			c.pred[t.ID], c.bucket[t.ID] = pred[i], bucket[i]
+		}
 	}
 }
 

@@ -7,7 +7,9 @@ import org.apache.hadoop.yarn.api.records.Container;
  * task runs"). Phases run in order; a work phase of fraction f is
  * f * duration_ms / speed of work at rate 1 per ms (a map's read phase at
  * the rack or off-rack read factor of that rate); a wall phase takes its
- * wall_ms; a phase end between two milliseconds is rounded up. A shuffle
+ * wall_ms; the task's end (and each phase's, for the events it sets off) is
+ * rounded up to a millisecond, the phases themselves not (a phase's fraction
+ * of a millisecond carries into the next, as yarngym's engine does). A shuffle
  * phase (of a stage after the first) cannot pass k / M of its work, M the
  * previous stage's task count and k the finished tasks of that stage the
  * task knows of: learnt at its start and at start + i * shuffle_event_poll_ms.
@@ -37,6 +39,7 @@ final class TaskRun {
   // progress
   private int phase; // current phase
   private long phaseStart; // its start (integer ms)
+  private double exactStart; // its start, exactly: phase ends are not rounded before the task's end
   private final long[] phaseEnd;
   int known; // k: finished tasks of the previous stage the task knows of
   private double prog; // work done in the current gated shuffle phase
@@ -108,6 +111,7 @@ final class TaskRun {
     known = finishedPrev;
     phase = 0;
     phaseStart = start;
+    exactStart = start;
     progAt = start;
     prog = 0;
     advance();
@@ -150,17 +154,19 @@ final class TaskRun {
       if (gated[phase] && known < prevCount) {
         return; // wait for polls
       }
-      long e;
+      double x; // the phase's exact end: a phase's fraction of a millisecond carries into the next
       if (gated[phase] && now > phaseStart) {
-        e = ceilMs(progAt + (dur[phase] - prog));
+        x = progAt + (dur[phase] - prog);
       } else {
-        e = ceilMs(phaseStart + dur[phase]);
+        x = exactStart + dur[phase];
       }
+      long e = ceilMs(x);
       phaseEnd[phase] = e;
       phase++;
       phaseStart = e;
+      exactStart = x;
       prog = 0;
-      progAt = e;
+      progAt = x;
     }
     end = phaseStart;
   }
