@@ -222,6 +222,7 @@ func (s *Sim) giveExcess(t *Task, n *Node, alloc Res) {
 	n.Alloc = n.Alloc.Add(alloc)
 	s.acct.allocG = s.acct.allocG.Add(alloc)
 	j.Alloc = j.Alloc.Add(alloc)
+	t.Alloc = alloc
 	if st := t.Stage; st.asks != nil {
 		s.given(t, n, s.askLevel(st, n))
 	} else {
@@ -229,7 +230,6 @@ func (s *Sim) giveExcess(t *Task, n *Node, alloc Res) {
 		st.givenSince++
 		t.given = OffRack
 	}
-	t.Alloc = alloc
 	hb := s.amBeatMs()
 	pickup := j.amReadyMs + ((s.now-j.amReadyMs)/hb+1)*hb
 	j.excess = append(j.excess, excessContainer{n, alloc, pickup + hb})

@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // A finished container's resources are freed when its node manager next
 // heartbeats: the ResourceManager learns of a completed container from the
 // node's heartbeat and processes it before it schedules on that node
@@ -15,6 +17,7 @@ type released struct {
 	job   *Job
 	alloc Res
 	kind  ContainerKind
+	am    bool
 }
 
 // free returns a container's resources to its node, job and the cluster.
@@ -34,8 +37,11 @@ func (s *Sim) free(n *Node, j *Job, alloc Res, kind ContainerKind) {
 // releaseLater frees a finished container at node n's next heartbeat: an
 // event just before it, so that it happens at that instant whether or not
 // the heartbeat itself is processed (idle.go).
-func (s *Sim) releaseLater(n *Node, j *Job, alloc Res, kind ContainerKind) {
-	n.releasing = append(n.releasing, released{j, alloc, kind})
+func (s *Sim) releaseLater(n *Node, j *Job, alloc Res, kind ContainerKind, am bool) {
+	n.releasing = append(n.releasing, released{j, alloc, kind, am})
+	if am {
+		s.finishing = append(s.finishing, j)
+	}
 	if n.releaseDue >= 0 {
 		return
 	}
@@ -50,14 +56,33 @@ func (s *Sim) releaseLater(n *Node, j *Job, alloc Res, kind ContainerKind) {
 	s.queue.push(event{at: at, seq: s.seq, ord: beatOrd(n.ID) - 1, id: n.ID, kind: evRelease})
 }
 
-// release frees node n's finished containers.
+// release frees node n's finished containers. A finished job's AM
+// container among them removes the application: the schedulers stop
+// counting its AM (FSLeafQueue's AM usage, the CapacityScheduler's
+// activated AMs), and the CapacityScheduler activates waiting
+// applications (LeafQueue.removeApplicationAttempt).
 func (s *Sim) release(n *Node) {
+	removed := false
 	for _, r := range n.releasing {
 		s.free(n, r.job, r.alloc, r.kind)
 		s.touch(r.job)
+		if r.am {
+			if i := slices.Index(s.finishing, r.job); i >= 0 {
+				s.finishing = slices.Delete(s.finishing, i, i+1)
+			}
+			removed = true
+		}
 	}
 	clear(n.releasing)
 	n.releasing = n.releasing[:0]
 	n.releaseDue = -1
 	s.markDirty(n)
+	if removed && len(s.waiting) > 0 && !s.ended {
+		s.tryAdmit()
+	}
 }
+
+// Finishing returns the jobs that have ended but whose AM container its
+// node has not yet reported complete: the schedulers still hold their
+// applications (their AMs count against the AM limits) until then.
+func (s *Sim) Finishing() []*Job { return s.finishing }

@@ -233,7 +233,7 @@ func (s *Sim) removeContainer(t *Task, later bool) {
 	}
 	j := t.Job
 	if later && !s.model.ImmediateRelease {
-		s.releaseLater(n, j, t.Alloc, t.Container)
+		s.releaseLater(n, j, t.Alloc, t.Container, t.Kind == KindAM)
 	} else {
 		s.free(n, j, t.Alloc, t.Container)
 	}

@@ -81,6 +81,8 @@ type Sim struct {
 	typedCluster bool
 
 	waiting  []*Job  // submitted, not admitted, in submission order
+	// finishing: ended jobs whose AM container awaits release (release.go)
+	finishing []*Job
 	active   []*Job  // admitted, not done, in admission order
 	asking   []*Job  // admitted jobs with HasPending, in admission order
 	reserved []*Node // nodes with a reservation, in no order

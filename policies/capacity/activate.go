@@ -45,6 +45,14 @@ func (a *Activation) Admit(s *sim.Sim, j *sim.Job) bool {
 		active++
 		amUsed = amUsed.Add(amOf(s, o))
 	}
+	// An ended job's application stays until its AM container is
+	// reported complete (LeafQueue.removeApplicationAttempt).
+	for _, o := range s.Finishing() {
+		if base.QueueOf(o) == name {
+			active++
+			amUsed = amUsed.Add(amOf(s, o))
+		}
+	}
 	if active == 0 || amUsed.MemMB <= 0 {
 		return true
 	}

@@ -38,6 +38,12 @@ func (l *AMShare) take(s *sim.Sim) {
 			l.am[q] = l.am[q].Add(j.AM.Alloc)
 		}
 	}
+	// An ended job's AM counts until its application is removed, when its
+	// node reports the AM container complete (FSLeafQueue.removeApp).
+	for _, j := range s.Finishing() {
+		q := base.QueueOf(j)
+		l.am[q] = l.am[q].Add(s.Normalized(j.AM.Req))
+	}
 	l.fresh = true
 }
 
