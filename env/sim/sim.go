@@ -80,15 +80,15 @@ type Sim struct {
 	// typedCluster: some node is a Hadoop 1 TaskTracker with typed slots.
 	typedCluster bool
 
-	waiting  []*Job  // submitted, not admitted, in submission order
+	waiting []*Job // submitted, not admitted, in submission order
 	// finishing: ended jobs whose AM container awaits release (release.go)
 	finishing []*Job
-	active   []*Job  // admitted, not done, in admission order
-	asking   []*Job  // admitted jobs with HasPending, in admission order
-	reserved []*Node // nodes with a reservation, in no order
-	admitted int     // jobs admitted so far
-	jobsLeft int
-	arrived  int
+	active    []*Job  // admitted, not done, in admission order
+	asking    []*Job  // admitted jobs with HasPending, in admission order
+	reserved  []*Node // nodes with a reservation, in no order
+	admitted  int     // jobs admitted so far
+	jobsLeft  int
+	arrived   int
 
 	dirty      []*Node
 	dirtySpare []*Node
