@@ -195,13 +195,19 @@ func (a *mapAsks) boundCount() int {
 // launches keep nothing per task for it.
 func (t *Task) Excess() bool { return t.ID < 0 }
 
-// excessTask is stage st's stand-in for containers beyond its tasks.
+// excessTask is a stand-in of stage st for a container beyond its tasks,
+// one that holds no node reserved (a stage may hold several reservations,
+// one per node, for its request).
 func (s *Sim) excessTask(st *Stage) *Task {
-	if st.excess == nil {
-		st.excess = &Task{ID: -1, Job: st.Tasks[0].Job, Stage: st, Kind: st.Spec.Kind, Req: st.Spec.Req,
-			State: TaskPending, StartMs: -1, FirstStartMs: -1, FinishMs: -1, pos: -1, pollAt: -1}
+	for _, x := range st.excess {
+		if x.reservedOn == nil {
+			return x
+		}
 	}
-	return st.excess
+	x := &Task{ID: -1, Job: st.Tasks[0].Job, Stage: st, Kind: st.Spec.Kind, Req: st.Spec.Req,
+		State: TaskPending, StartMs: -1, FirstStartMs: -1, FinishMs: -1, pos: -1, pollAt: -1}
+	st.excess = append(st.excess, x)
+	return x
 }
 
 // excessContainer is a container given beyond a stage's maps: the job, its
@@ -419,7 +425,7 @@ func (s *Sim) open(t *Task, e batchEntry) {
 	if t.State == TaskPending {
 		st.Pending--
 		if t.reservedOn != nil {
-			s.Unreserve(t.reservedOn)
+			s.moveReservation(t)
 		}
 	}
 	st.Running++
@@ -493,7 +499,7 @@ func (s *Sim) bind(t *Task, p place) {
 	if t.State == TaskPending {
 		t.Stage.Pending--
 		if t.reservedOn != nil {
-			s.Unreserve(t.reservedOn)
+			s.moveReservation(t)
 		}
 	}
 	n := p.n
@@ -513,4 +519,82 @@ func (s *Sim) bind(t *Task, p place) {
 	n.slots[p.pos] = slot{left: left, prev: -1, flags: slotDirty}
 	s.setUsage(t, n)
 	s.markDirty(n)
+}
+
+// moveReservation hands the node reserved for pending map t, which the AM
+// has just assigned a container elsewhere, to another of its stage's
+// requests: the scheduler reserved the node for the stage's request, not
+// for one map (FSAppAttempt.reserve, RegularContainerAllocator: a reserved
+// container stands for the priority's ask), so the reservation stands while
+// the stage asks for more (a pending map, else a container beyond them).
+func (s *Sim) moveReservation(t *Task) {
+	n, st := t.reservedOn, t.Stage
+	t.reservedOn = nil
+	sub := s.unreservedRequest(st, t)
+	if sub == nil {
+		n.Reserved = t // Unreserve clears it
+		t.reservedOn = n
+		s.Unreserve(n)
+		return
+	}
+	n.Reserved = sub
+	sub.reservedOn = n
+}
+
+// unreservedRequest is a request of stage st, other than t, holding no
+// reservation: a pending task, else (while the scheduler counts more than
+// its tasks) a container beyond them; nil if none.
+func (s *Sim) unreservedRequest(st *Stage, t *Task) *Task {
+	for _, o := range st.queue[st.head:] {
+		if o != t && o.State == TaskPending && o.reservedOn == nil {
+			return o
+		}
+	}
+	if st.Asking() > 0 && (st.asks != nil || st.rampup) {
+		return s.excessTask(st)
+	}
+	return nil
+}
+
+// ReserveRequest reserves node n for t's request: for t itself, or, when t
+// already holds a node and its stage asks as MapReduce's AM does (counts
+// per request: asks.go, reduces.go), for another of the stage's requests,
+// as the scheduler reserves a node per container it still owes the
+// request, not per task (FSAppAttempt.reserve; RegularContainerAllocator:
+// outstanding minus reserved containers). Nothing happens when no request
+// is left to reserve for.
+func (s *Sim) ReserveRequest(n *Node, t *Task) {
+	if n.Reserved != nil {
+		return
+	}
+	if t.reservedOn == nil && !t.Excess() {
+		_ = s.Reserve(n, t)
+		return
+	}
+	st := t.Stage
+	if st == nil || (st.asks == nil && !st.rampup) {
+		return
+	}
+	if sub := s.unreservedRequest(st, t); sub != nil {
+		if !sub.Excess() {
+			_ = s.Reserve(n, sub)
+			return
+		}
+		n.Reserved, sub.reservedOn = sub, n
+		n.resvAt = len(s.reserved)
+		s.reserved = append(s.reserved, n)
+		s.stats.Reservations++
+		s.wake(n)
+	}
+}
+
+// StillAsked reports whether t's request is still asked for: a reservation
+// for it stands (FSAppAttempt.isValidReservation: the request's any count is
+// positive). For a stage asking as MapReduce's AM does, the scheduler's
+// count for the stage; otherwise t itself must be requestable.
+func (s *Sim) StillAsked(t *Task) bool {
+	if st := t.Stage; st != nil && (st.asks != nil || st.rampup) {
+		return t.Job.State == JobAdmitted && (t.Excess() || t.State == TaskPending) && st.Asking() > 0
+	}
+	return s.Requestable(t)
 }

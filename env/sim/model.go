@@ -198,10 +198,10 @@ type Stage struct {
 	// the AM last sent it (reduces.go).
 	amSched   int
 	amChanged bool
-	// excess stands for a container the scheduler gives the stage beyond
-	// its tasks (its AM releases it; asks.go): never in a container, not one
-	// of the run's tasks.
-	excess *Task
+	// excess stand for containers the scheduler gives the stage beyond its
+	// tasks (its AM releases them; asks.go): never in a container, not the
+	// run's tasks.
+	excess []*Task
 
 	phases []Phase
 	id     int32   // index in Sim.stages

@@ -46,6 +46,13 @@ type Policy struct {
 	// AM ramps up its reducers (reduces.go). Nil: the cluster's free
 	// resources.
 	Headroom func(s *Sim, j *Job) Res
+	// KeepReservations: a node reserved for a MapReduce stage's request
+	// stays reserved when the map or reducer it was made for gets a
+	// container elsewhere, for another of the stage's requests (the
+	// FairScheduler drops a reservation only when it is fulfilled or no
+	// longer valid: FSAppAttempt.assignReservedContainer). Without it the
+	// reservation goes with its task.
+	KeepReservations bool
 	// Normalize rounds every request before the engine books it: a
 	// container holds its normalized request (Hadoop's schedulers round
 	// memory up to 1024 MB steps). Zero: requests as they are.

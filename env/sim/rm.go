@@ -42,6 +42,9 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		if kind != Guaranteed || !s.policy.Calc().Fits(alloc, n.Free()) || (n.Reserved != nil && n.Reserved != t) || t.Stage.Asking() == 0 {
 			return fmt.Errorf("launch %s on node %d: no room or no ask for a container beyond its maps", t, n.ID)
 		}
+		if t.reservedOn != nil {
+			s.Unreserve(t.reservedOn)
+		}
 		s.giveExcess(t, n, alloc)
 		if s.cfg.OnGive != nil {
 			s.cfg.OnGive(s, t, n)
@@ -70,8 +73,12 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		n.lastReduce = s.now
 	}
 	s.advance(n)
-	if t.reservedOn != nil {
-		s.Unreserve(t.reservedOn)
+	if r := t.reservedOn; r != nil {
+		if st := t.Stage; r != n && st != nil && (st.asks != nil || st.rampup) && s.policy.KeepReservations {
+			s.moveReservation(t) // the node was reserved for the stage's request
+		} else {
+			s.Unreserve(r)
+		}
 	}
 	j := t.Job
 	t.State = TaskRunning

@@ -122,6 +122,9 @@ func (a *Allocator) IdleNoop() bool {
 // A reservation the limits no longer allow is dropped and the heartbeat
 // goes on (FSAppAttempt.isValidReservation).
 func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
+	if t := n.Reserved; t != nil && !s.StillAsked(t) {
+		s.Unreserve(n) // its request is no longer asked for: the heartbeat goes on
+	}
 	if t := n.Reserved; t != nil {
 		if !s.FitsFree(t.Req, n) {
 			return
@@ -175,12 +178,10 @@ func (a *Allocator) assignOne(s *sim.Sim, n *sim.Node) *sim.Task {
 			continue
 		}
 		if !s.FitsFree(t.Req, n) {
-			if !a.Reserve || a.Backfill > 0 || t.Excess() || (a.Reservable != nil && !a.Reservable(s, t, n)) {
+			if !a.Reserve || a.Backfill > 0 || (a.Reservable != nil && !a.Reservable(s, t, n)) {
 				continue // try the next job
 			}
-			if n.Reserved == nil && t.ReservedOn() == nil {
-				_ = s.Reserve(n, t) // cannot fail: t is requestable and fits the node's capacity
-			}
+			s.ReserveRequest(n, t)
 			return nil
 		}
 		if err := s.Launch(t, n, sim.Guaranteed); err != nil {

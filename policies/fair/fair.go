@@ -55,7 +55,7 @@ func New(sp base.Spec) (*sim.Policy, error) {
 			}
 		}}
 	p := &sim.Policy{Name: "fair", Allocate: a, Controls: []sim.Controller{u}, Params: &sim.Params{}, Normalize: sim.HadoopNormalization,
-		Headroom: am.headroom}
+		Headroom: am.headroom, KeepReservations: true}
 	const ref = "Hadoop 3.3.6 FairScheduler "
 	p.Params.Add(sim.Param{Name: "max_am_share", Doc: "share of a queue's fair share (memory; vCores: of the cluster's unallocated vCores) its AMs may hold; -1 switches the limit off",
 		Ref: ref + "maxAMShare (queueMaxAMShareDefault, default 0.5)", Min: -1, Max: 1, Default: 0.5, Value: &am.MaxAMShare})

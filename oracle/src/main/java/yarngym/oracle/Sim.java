@@ -631,6 +631,14 @@ public final class Sim implements AutoCloseable {
               + c.getAllocatedSchedulerKey().getPriority().getPriority() + "," + c.getAllocatedResource().getMemorySize());
         }
       }
+      org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer r =
+          sched.getSchedulerNode(n.getNodeID()).getReservedContainer();
+      String res = r == null ? "" : (r.getContainerId().getApplicationAttemptId().getApplicationId().getId() - 1) + ":"
+          + r.getReservedSchedulerKey().getPriority().getPriority();
+      if (!res.equals(n.tracedReservation)) {
+        trace.println(clock.getTime() + "," + n.spec.id + ",R" + (res.isEmpty() ? "-" : res) + ",0,0");
+        n.tracedReservation = res;
+      }
       trace.flush();
     }
     for (JobRun j : jobs) {

@@ -35,6 +35,9 @@ import java.util.Set;
  * container that ended before its first report is reported completed only).
  */
 final class SimNode implements RMNode {
+  /** Debug trace only: the reservation last traced ("" none). */
+  String tracedReservation = "";
+
   static final int NM_PORT = 45454;
 
   final Doc.Node spec;
