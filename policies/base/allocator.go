@@ -168,6 +168,12 @@ func OffSwitch(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 // assignOne ranks the jobs and launches one container on n. It returns the
 // task launched, or nil when nothing more is launched on this heartbeat.
 func (a *Allocator) assignOne(s *sim.Sim, n *sim.Node) *sim.Task {
+	if a.CapacityLocality && !s.FitsFree(MinAllocation, n) {
+		// A node without a minimum allocation free is offered to no queue
+		// (CapacityScheduler.allocateContainerOnSingleNode,
+		// ParentQueue.canAssign): nothing is assigned or reserved.
+		return nil
+	}
 	a.rank(s)
 	for _, j := range a.jobs {
 		if a.Considers != nil && !a.Considers(s, j) {
