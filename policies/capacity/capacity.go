@@ -42,7 +42,7 @@ func New(sp base.Spec) (*sim.Policy, error) {
 			return multiple != 0 && float64(b.OffSwitch) < maxOffSwitch && (maxContainers < 0 || float64(b.Containers) < maxContainers)
 		}}
 	p := &sim.Policy{Name: "capacity", Allocate: a, Params: &sim.Params{}, Admission: []sim.Admitter{&Activation{q: q}},
-		Normalize: sim.HadoopNormalization, CalculatorParam: &q.Calculator, Headroom: q.Headroom}
+		Normalize: sim.HadoopNormalization, CalculatorParam: &q.Calculator, Headroom: q.Headroom, KeepReservations: true}
 	const ref = "Hadoop 3.3.6 CapacityScheduler yarn.scheduler.capacity."
 	p.Params.Add(sim.Param{Name: "max_am_percent", Doc: "share of a queue's capacity (or current limit, if larger) its activated jobs' AMs may hold (one always); -1 switches it off",
 		Ref: ref + "maximum-am-resource-percent (default 0.1)", Min: -1, Max: 1, Default: 0.1, Value: &q.MaxAMPercent})
