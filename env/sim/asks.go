@@ -598,3 +598,17 @@ func (s *Sim) StillAsked(t *Task) bool {
 	}
 	return s.Requestable(t)
 }
+
+// pendingFor is a pending task of stage st for a container on n: a map with
+// a replica on n, then on its rack, then the first in line.
+func (s *Sim) pendingFor(st *Stage, n *Node) *Task {
+	if st.byNode != nil {
+		if t := firstPending(st.byNode, n.ID); t != nil {
+			return t
+		}
+		if t := firstPending(st.byRack, n.Spec.Rack); t != nil {
+			return t
+		}
+	}
+	return st.headPending()
+}

@@ -189,8 +189,10 @@ type Stage struct {
 	// pending reducers at a time (reduces.go).
 	rampup bool
 	asked  int
-	// givenSince counts the reducers given since the AM's last heartbeat.
+	// givenSince counts the reducers given since the AM's last heartbeat;
+	// redBatch holds those bound to a reducer, in the order given.
 	givenSince int
+	redBatch   []*Task
 	// asks: a map stage whose AM asks by location (asks.go); nil if not.
 	asks *mapAsks
 	// amSched is how many reducers the AM has scheduled and not yet

@@ -170,33 +170,27 @@ func (st *Stage) headPending() *Task {
 	return nil
 }
 
-// preemptReducers is the MapReduce AM's reducer preemption: a job whose maps
-// have waited ReducePreemptMs without one starting, while its reducers hold
-// containers, kills its newest running reducer so a map can run.
+// preemptReducers is the MapReduce AM's unconditional reducer preemption,
+// checked every AMTickMs: a job none of whose maps holds a container while
+// maps have waited ReducePreemptMs for one (since a map of the stage last
+// started), with reducers in containers, takes back every reducer it has
+// scheduled and kills reducers, least progress first, enough for the maps
+// waiting (at least one map's worth, at most half its resource limit:
+// RMContainerAllocator.preemptReducesIfNeeded, mapreduce.job.reducer.
+// unconditional-preempt.delay.sec). On a typed TaskTracker a reducer holds
+// no map slot: nothing is killed there.
 func (s *Sim) preemptReducers() {
 	for _, j := range s.active {
 		for i := 1; i < len(j.Stages); i++ {
 			st, prev := j.Stages[i], j.Stages[i-1]
-			if st.Spec.Kind != KindReduce || st.Running == 0 || prev.Pending == 0 {
+			if st.Spec.Kind != KindReduce || st.Running == 0 || prev.Pending == 0 || prev.Running > 0 {
 				continue
 			}
 			since := max(prev.LastStartMs, j.amReadyMs)
 			if s.now-since < s.model.ReducePreemptMs {
 				continue
 			}
-			var newest *Task
-			for _, t := range st.Tasks {
-				// A reducer in a typed reduce slot holds no map slot: killing
-				// it would free nothing for the maps.
-				if (t.State == TaskRunning || t.State == TaskSuspended) && !t.Node.typed() && (newest == nil || t.StartMs > newest.StartMs) {
-					newest = t
-				}
-			}
-			if newest != nil {
-				_ = s.Kill(newest) // a running reducer can always be killed
-				s.stats.ReducePreempted++
-				prev.LastStartMs = s.now // give the freed container a tick to be used
-			}
+			s.killReducers(j, st, prev.Pending)
 		}
 	}
 }

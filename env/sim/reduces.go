@@ -1,6 +1,10 @@
 package sim
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // The MapReduce ApplicationMaster's reduces: which reducers it asks the
 // ResourceManager for, on its own heartbeat.
@@ -92,10 +96,12 @@ func (s *Sim) amBeat(j *Job) {
 			st.asked = st.amSched
 			st.amChanged = false
 		}
-		if g := st.givenSince; g > 0 {
-			st.amSched -= min(g, st.amSched)
-			st.amChanged = true
-			st.givenSince = 0
+		if st.givenSince > 0 {
+			s.assignReducers(st)
+		}
+		if st.Released && (s.preemptForMaps(j, st) || s.mapsHang(j, st)) {
+			more = true
+			continue // no ramping up while the maps have no room
 		}
 		if st.Released {
 			if next := s.scheduleReduces(j, st); next != st.amSched {
@@ -179,4 +185,138 @@ func containers(calc Calculator, r, c Res) int {
 		n = min(n, int(r.VCores/c.VCores))
 	}
 	return n
+}
+
+// preemptForMaps is the MapReduce AM's reducer preemption on its heartbeat
+// (RMContainerAllocator.preemptReducesIfNeeded): while none of the job's
+// maps holds a container and maps are asked for, if its resource limit
+// (headroom plus what it holds) less its reducers cannot hold one map, the
+// AM takes back every reducer it has scheduled and kills reducers, least
+// progress first, enough for the maps waiting (at least enough for one,
+// at most half the limit: mapreduce.job.reducer.preempt.limit... 0.5; the
+// maps wait no delay: mapreduce.job.reducer.preempt.delay.sec 0). Without
+// it the reducers, asked at a higher priority, take every container freed
+// and the maps never run. It reports whether it fired.
+func (s *Sim) preemptForMaps(j *Job, st *Stage) bool {
+	maps := j.Stages[st.Index-1]
+	scheduled, assigned := maps.Pending, maps.Running
+	if maps.asks != nil {
+		b := maps.asks.boundCount()
+		scheduled += b
+		assigned -= b
+	}
+	if assigned > 0 || scheduled == 0 || st.Running == 0 {
+		return false
+	}
+	calc := s.policy.Calc()
+	mapCap, redCap := maps.Spec.Req, st.Spec.Req
+	limit := s.headroom(j).Add(mul(redCap, st.Running))
+	if containers(calc, limit.Sub(mul(redCap, st.Running)), mapCap) > 0 {
+		return false
+	}
+	s.killReducers(j, st, scheduled)
+	return true
+}
+
+// divCeil is how many containers of size c it takes to hold r, in the
+// resources calc compares (ResourceCalculatorUtils.divideAndCeilContainers).
+func divCeil(calc Calculator, r, c Res) int {
+	n := 0
+	if c.MemMB > 0 {
+		n = int((r.MemMB + c.MemMB - 1) / c.MemMB)
+	}
+	if calc == EveryResource && c.VCores > 0 {
+		n = max(n, int((r.VCores+c.VCores-1)/c.VCores))
+	}
+	return n
+}
+
+// assignReducers is the AM's assignment at its heartbeat of the reducer
+// containers the scheduler gave since the last: each goes to a reducer it
+// has scheduled, in the order given; one beyond those (the scheduler's
+// count was higher than the AM's: its reducers were ramped down, or it gave
+// against an old count) is released (RMContainerAllocator: a container
+// with no scheduled request is released), its reducer back to pending and
+// the container held until the AM's next heartbeat.
+func (s *Sim) assignReducers(st *Stage) {
+	j := st.Tasks[0].Job
+	for _, t := range st.redBatch {
+		if t.State != TaskRunning || !t.bound {
+			continue
+		}
+		t.bound = false
+		if st.amSched > 0 {
+			st.amSched--
+			st.amChanged = true
+			continue
+		}
+		n := t.Node
+		p := place{n, t.pos, t.Container, t.Alloc, t.StartMs, t.stall, OffRack}
+		s.dropUsage(t, n)
+		n.Containers[p.pos] = t // closeToExcess removes this position
+		s.closeToExcess(j, st, p)
+		t.setGated(false)
+		t.State, t.Node, t.pos, t.Alloc = TaskPending, nil, -1, Res{}
+		t.StartMs, t.stall, t.pollAt, t.known = -1, 0, -1, 0
+		if t.Attempt == 0 {
+			t.FirstStartMs = -1
+		}
+		s.enqueue(t, true, false)
+	}
+	clear(st.redBatch)
+	st.redBatch = st.redBatch[:0]
+	st.givenSince = 0
+}
+
+// killReducers is RMContainerAllocator.preemptReducer for a job whose maps,
+// waiting maps of them, have no room: the AM takes back every reducer it
+// has scheduled (they go back to pending: it asks for them again as its
+// ramp-up allows) and kills reducers, least progress first (the latest
+// started, then the lowest index: AssignedRequests.preemptReduce), enough
+// for the waiting maps, at least one map's worth and at most half its
+// resource limit (mapreduce.job.reducer.preempt.limit... 0.5). It returns
+// how many it killed.
+func (s *Sim) killReducers(j *Job, st *Stage, waiting int) int {
+	maps := j.Stages[st.Index-1]
+	if st.amSched > 0 {
+		st.amSched = 0
+		st.amChanged = true
+		s.scheduleAMBeat(j)
+	}
+	calc := s.policy.Calc()
+	mapCap, redCap := maps.Spec.Req, st.Spec.Req
+	limit := s.headroom(j).Add(mul(mapCap, maps.Running)).Add(mul(redCap, st.Running))
+	forOne := divCeil(calc, mapCap, redCap)
+	forLimit := divCeil(calc, Res{VCores: limit.VCores / 2, MemMB: limit.MemMB / 2}, redCap)
+	forAll := divCeil(calc, mul(mapCap, waiting), redCap)
+	kill := min(max(forOne, forLimit), forAll)
+	var victims []*Task
+	for _, t := range st.Tasks {
+		if (t.State == TaskRunning || t.State == TaskSuspended) && !t.Node.typed() {
+			victims = append(victims, t)
+		}
+	}
+	slices.SortStableFunc(victims, func(a, b *Task) int {
+		if c := cmp.Compare(b.StartMs, a.StartMs); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Index, b.Index)
+	})
+	k := min(kill, len(victims))
+	for _, t := range victims[:k] {
+		_ = s.Kill(t) // a running reducer can always be killed
+		s.stats.ReducePreempted++
+	}
+	return k
+}
+
+// mapsHang reports whether the unconditional reducer preemption's
+// condition holds for reduce stage st (preemptReducers): none of the job's
+// maps holds a container and they have waited ReducePreemptMs. The AM does
+// not ramp its reducers up meanwhile (RMContainerAllocator.
+// preemptReducesIfNeeded returns before scheduleReduces would), or the
+// reducers it kills come back into the room they freed.
+func (s *Sim) mapsHang(j *Job, st *Stage) bool {
+	prev := j.Stages[st.Index-1]
+	return prev.Pending > 0 && prev.Running == 0 && s.now-max(prev.LastStartMs, j.amReadyMs) >= s.model.ReducePreemptMs
 }

@@ -45,6 +45,11 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		if t.reservedOn != nil {
 			s.Unreserve(t.reservedOn)
 		}
+		if p := s.pendingFor(t.Stage, n); p != nil {
+			// A task of the stage is pending after all (the stand-in held a
+			// reservation made while none was): the container is its.
+			return s.launch(p, n, kind, alloc)
+		}
 		s.giveExcess(t, n, alloc)
 		if s.cfg.OnGive != nil {
 			s.cfg.OnGive(s, t, n)
@@ -147,6 +152,11 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		if st.rampup {
 			st.asked--
 			st.givenSince++
+			if t.stall > 0 {
+				t.bound = true // the AM assigns it at its heartbeat (reduces.go)
+				st.redBatch = append(st.redBatch, t)
+				s.scheduleAMBeat(j)
+			}
 		}
 		if st.asks != nil && t.stall > 0 {
 			s.given(t, n, s.askLevel(st, n))
