@@ -56,7 +56,8 @@ func (e *Env) observe(obs []float32) {
 			continue
 		}
 		for _, st := range j.Stages {
-			if !st.Released || st.Pending == 0 {
+			k := st.Asking() // what the job asks for now, as PendingDemand
+			if k == 0 {
 				continue
 			}
 			c := 4
@@ -70,7 +71,7 @@ func (e *Env) observe(obs []float32) {
 			case sim.KindExecutor:
 				c = 3
 			}
-			pending[c] += st.Spec.Req.VCores * int64(st.Pending)
+			pending[c] += st.Spec.Req.VCores * int64(k)
 		}
 	}
 	v(fAMVCores, float64(amV)/e.capV)

@@ -315,7 +315,8 @@ func (sc *Scenario) Build(seed uint64, policyName string) (sim.Config, error) {
 		Model: sim.Model{HeartbeatMs: f.Model.HeartbeatMs, UsageSampleMs: f.Model.UsageSampleMs, AMStartupMs: f.Model.AMStartupMs,
 			RackReadFactor: f.Model.RackReadFactor, OffRackReadFactor: f.Model.OffRackReadFactor, SwapExponent: f.Model.SwapExponent,
 			DiskThrashExponent: diskThrash(f.Model.DiskThrashExponent), Replicas: f.Model.Replicas, GatedCPU: f.Model.GatedCPU,
-			ShuffleEventPollMs: sim.Ms(f.Model.ShuffleEventPollMs), Uncontended: f.Model.Contention != nil && !*f.Model.Contention},
+			ShuffleEventPollMs: sim.Ms(f.Model.ShuffleEventPollMs), Uncontended: f.Model.Contention != nil && !*f.Model.Contention,
+			ImmediateRelease: f.Model.ReleaseAtHeartbeat != nil && !*f.Model.ReleaseAtHeartbeat, AMHeartbeatMs: sim.Ms(f.Model.AMHeartbeatMs)},
 		MaxMs: sim.Ms(f.Run.MaxS * 1000), StallMs: sim.Ms(f.Run.StallS * 1000),
 		LivelockMs: sim.Ms(f.Run.LivelockS * 1000), TimelineMs: sim.Ms(f.Run.TimelineS * 1000)}
 	perRack := f.Cluster.NodesPerRack

@@ -67,6 +67,13 @@ type Model struct {
 	// Contention false runs every task at its nominal speed whatever its
 	// node's usage (sim.Model.Uncontended; absent: true, the contended model).
 	Contention *bool `toml:"contention"`
+	// ReleaseAtHeartbeat false frees a finished container when its process
+	// ends instead of at its node's next heartbeat (sim.Model.
+	// ImmediateRelease; absent: true, as the ResourceManager does).
+	ReleaseAtHeartbeat *bool `toml:"release_at_heartbeat"`
+	// AMHeartbeatMs is the AM's allocate() interval (sim.Model.AMHeartbeatMs;
+	// 0 the default, 1 s; negative: containers start at once).
+	AMHeartbeatMs int64 `toml:"am_heartbeat_ms"`
 }
 
 // Policy names a registered policy, sets its parameters and its queues.

@@ -218,6 +218,7 @@ type excessContainer struct {
 	n      *Node
 	alloc  Res
 	freeAt Ms
+	kind   ContainerKind
 }
 
 // giveExcess books a container on n for excess task t (the launch of a
@@ -238,7 +239,7 @@ func (s *Sim) giveExcess(t *Task, n *Node, alloc Res) {
 	}
 	hb := s.amBeatMs()
 	pickup := j.amReadyMs + ((s.now-j.amReadyMs)/hb+1)*hb
-	j.excess = append(j.excess, excessContainer{n, alloc, pickup + hb})
+	j.excess = append(j.excess, excessContainer{n, alloc, pickup + hb, Guaranteed})
 	s.scheduleAMBeat(j)
 	s.markDirty(n)
 	s.touch(j)
@@ -252,7 +253,7 @@ func (s *Sim) freeExcess(j *Job, all bool) {
 	kept := j.excess[:0]
 	for _, e := range j.excess {
 		if all || e.freeAt <= s.now {
-			s.free(e.n, j, e.alloc, Guaranteed)
+			s.free(e.n, j, e.alloc, e.kind)
 			s.markDirty(e.n)
 		} else {
 			kept = append(kept, e)
@@ -399,7 +400,7 @@ func (s *Sim) assignBatch(st *Stage) {
 // on n.
 func (s *Sim) hasExcess(j *Job, n *Node, alloc Res) bool {
 	for _, e := range j.excess {
-		if e.n == n && e.alloc == alloc {
+		if e.n == n && e.alloc == alloc && e.kind == Guaranteed {
 			return true
 		}
 	}
@@ -410,7 +411,7 @@ func (s *Sim) hasExcess(j *Job, n *Node, alloc Res) bool {
 // list: a map is to run in it.
 func (s *Sim) takeExcess(j *Job, n *Node, alloc Res) {
 	for i, e := range j.excess {
-		if e.n == n && e.alloc == alloc {
+		if e.n == n && e.alloc == alloc && e.kind == Guaranteed {
 			j.excess = append(j.excess[:i], j.excess[i+1:]...)
 			return
 		}
@@ -468,7 +469,7 @@ func (s *Sim) closeToExcess(j *Job, st *Stage, p place) {
 	}
 	j.Running--
 	st.Running--
-	j.excess = append(j.excess, excessContainer{n, p.alloc, s.now + s.amBeatMs()})
+	j.excess = append(j.excess, excessContainer{n, p.alloc, s.now + s.amBeatMs(), p.kind})
 	s.markDirty(n)
 	s.touch(j)
 }

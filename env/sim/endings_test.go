@@ -19,9 +19,9 @@ func TestSettleAfterJobEnd(t *testing.T) {
 		return j
 	}
 	// FIFO starts a's task one heartbeat before b's: 5 s and 4 s of work end
-	// together.
+	// together. (Processes start at allocation: no AM pick-up delay.)
 	s := run(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(4, 4000)}}, Jobs: []sim.JobSpec{mk("a", 5), mk("b", 4)},
-		Model: sim.Model{HeartbeatMs: 1000, AMStartupMs: 2000}})
+		Model: sim.Model{HeartbeatMs: 1000, AMStartupMs: 2000, AMHeartbeatMs: -1}})
 	a, b := s.Jobs[0].Stages[0].Tasks[0], s.Jobs[1].Stages[0].Tasks[0]
 	if a.StartMs+5000 != b.StartMs+4000 {
 		t.Fatalf("tasks started at %d and %d ms: the test needs them to end together", a.StartMs, b.StartMs)

@@ -15,6 +15,18 @@ func CheckInvariants(s *Sim) error {
 	var cpu, mem float64
 	reserved := 0
 	containersOf := map[int32]int{}
+	// Stand-in (excess) containers hold allocations too, also those of jobs
+	// a truncated run left unfinished.
+	excessG, excessO := map[*Node]Res{}, map[*Node]Res{}
+	for _, j := range s.Jobs {
+		for _, e := range j.excess {
+			if e.kind == Guaranteed {
+				excessG[e.n] = excessG[e.n].Add(e.alloc)
+			} else {
+				excessO[e.n] = excessO[e.n].Add(e.alloc)
+			}
+		}
+	}
 	for _, n := range s.Nodes {
 		var g, o Res
 		var d Usage
@@ -36,13 +48,7 @@ func CheckInvariants(s *Sim) error {
 			d = d.add(t.Use)
 			containersOf[t.Job.ID]++
 		}
-		for _, j := range s.active {
-			for _, e := range j.excess {
-				if e.n == n {
-					g = g.Add(e.alloc)
-				}
-			}
-		}
+		g, o = g.Add(excessG[n]), o.Add(excessO[n])
 		for _, r := range n.releasing {
 			if r.kind == Guaranteed {
 				g = g.Add(r.alloc)
@@ -53,7 +59,7 @@ func CheckInvariants(s *Sim) error {
 		if g != n.Alloc || o != n.OppAlloc {
 			return fmt.Errorf("t=%d node %d: allocation %v/%v, containers hold %v/%v", s.now, n.ID, n.Alloc, n.OppAlloc, g, o)
 		}
-		if !s.policy.Calc().Fits(n.Alloc, n.Spec.Cap) {
+		if !s.CalcOn(n).Fits(n.Alloc, n.Spec.Cap) {
 			return fmt.Errorf("t=%d node %d: guaranteed allocation %v exceeds capacity %v", s.now, n.ID, n.Alloc, n.Spec.Cap)
 		}
 		if n.Alloc.VCores < 0 || n.Alloc.MemMB < 0 || n.OppAlloc.VCores < 0 || n.OppAlloc.MemMB < 0 {

@@ -119,7 +119,18 @@ func (n *Node) Free() Res { return n.Spec.Cap.Sub(n.Alloc) }
 // FitsFree reports whether r fits node n's free resources as the policy's
 // Calculator compares them (with MemoryOnly, vCores are not compared).
 func (s *Sim) FitsFree(r Res, n *Node) bool {
-	return s.policy.Calc().Fits(s.booked(r, n), n.Free())
+	return s.CalcOn(n).Fits(s.booked(r, n), n.Free())
+}
+
+// CalcOn is the calculator that decides fits on node n: the policy's, but
+// every resource on a typed node, whose vCores are a Hadoop 1
+// TaskTracker's map slots (a hard count, mapred.tasktracker.map.tasks.
+// maximum), never over-committed whatever the scheduler compares.
+func (s *Sim) CalcOn(n *Node) Calculator {
+	if n.typed() {
+		return EveryResource
+	}
+	return s.policy.Calc()
 }
 
 // Normalized is request r as the policy books it (Policy.Normalize).
@@ -245,6 +256,10 @@ type Task struct {
 	// Use is the task's actual usage now.
 	Use Usage
 	Req Res
+	// Sized marks a probe whose Req is a container size the policy has
+	// decided (iKayak's shrunk maps, Alg. 3): a limit books it as is, not
+	// normalized. Never set on the engine's own tasks.
+	Sized bool
 	// Alloc is what the container holds now: Req, less vCores freed by
 	// suspension or shrinking.
 	Alloc Res
@@ -278,6 +293,11 @@ type Task struct {
 	runMs  Ms
 	pollAt Ms
 }
+
+// RunMs is when the task's process started (or starts), its attempt's
+// start in a job history: its container's allocation (StartMs), or later
+// when its AM picks the container up (Model.AMHeartbeatMs).
+func (t *Task) RunMs() Ms { return t.runMs }
 
 // Profile returns the task's usage profile: its stage's, or its own when the
 // stage gives per-task profiles (StageSpec.Profiles); AMProfile for an AM.

@@ -1,5 +1,7 @@
 package sim
 
+import "math"
+
 // NextTask returns the job's next pending, requested task that may run on n
 // with locality no worse than max, or nil. The AM comes first. Then stages in
 // reverse order: MapReduce's AM asks for reducers at a higher priority than
@@ -190,7 +192,53 @@ func (s *Sim) preemptReducers() {
 			if s.now-since < s.model.ReducePreemptMs {
 				continue
 			}
-			s.killReducers(j, st, prev.Pending)
+			if st.rampup {
+				s.killReducers(j, st, prev.Pending)
+			} else {
+				s.killNewestReducer(prev, st)
+			}
 		}
 	}
+}
+
+// killNewestReducer is the reducer preemption of a job whose AM the model
+// does not run (a workload without AMs on YARN nodes; rampupAllows stands
+// in for its ramp-up): its newest running reducer is killed and its maps
+// get a tick to use the container freed.
+func (s *Sim) killNewestReducer(maps, st *Stage) {
+	var newest *Task
+	for _, t := range st.Tasks {
+		// A reducer in a typed reduce slot holds no map slot: killing it
+		// would free nothing for the maps.
+		if (t.State == TaskRunning || t.State == TaskSuspended) && !t.Node.typed() && (newest == nil || t.StartMs > newest.StartMs) {
+			newest = t
+		}
+	}
+	if newest != nil {
+		_ = s.Kill(newest) // a running reducer can always be killed
+		s.stats.ReducePreempted++
+		maps.LastStartMs = s.now
+	}
+}
+
+// rampupAllows applies the MapReduce AM's reduce ramp-up to a reduce stage
+// whose AM the model does not run (Stage.rampup false on YARN nodes: the
+// AM's own ramp-up is reduces.go's): while the previous stage still has
+// tasks waiting, another reducer may start only if the reducers stay
+// within min(f, ReduceRampupLimit) of the job's running tasks, f the
+// fraction of its maps completed (RMContainerAllocator.scheduleReduces:
+// the reduce resource limit is the job's limit times
+// min(completedMapPercent, yarn.app.mapreduce.am.job.reduce.rampup.limit)),
+// the job's running containers standing for its resource limit.
+func (s *Sim) rampupAllows(j *Job, st *Stage) bool {
+	if st.Spec.Kind != KindReduce || st.Index == 0 || st.rampup {
+		return true
+	}
+	prev := j.Stages[st.Index-1]
+	if prev.Pending == 0 {
+		return true
+	}
+	limit := math.Min(float64(prev.Done)/float64(len(prev.Tasks)), s.model.ReduceRampupLimit)
+	r := float64(st.Running + 1)
+	return r <= limit*float64(prev.Running+st.Running+1)
 }

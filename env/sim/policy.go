@@ -57,6 +57,10 @@ type Policy struct {
 	// container holds its normalized request (Hadoop's schedulers round
 	// memory up to 1024 MB steps). Zero: requests as they are.
 	Normalize Normalization
+	// Setup, when set, is called once as the run is built, after the
+	// parameters are set: a policy derives there what its parameters fix
+	// for the whole run (its request normalization).
+	Setup func()
 }
 
 // Calc is the calculator in force (Calculator, or CalculatorParam's).

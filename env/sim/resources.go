@@ -66,11 +66,6 @@ type Normalization struct {
 	Min, Step Res
 }
 
-// HadoopNormalization is both stock schedulers' rounding at Hadoop's
-// defaults: yarn.scheduler.minimum-allocation-mb 1024 and -vcores 1, in
-// steps of 1024 MB and 1 vCore.
-var HadoopNormalization = Normalization{Min: Res{VCores: 1, MemMB: 1024}, Step: Res{VCores: 1, MemMB: 1024}}
-
 // Apply returns r rounded.
 func (z Normalization) Apply(r Res) Res {
 	return Res{VCores: roundUp(max(r.VCores, z.Min.VCores), z.Step.VCores), MemMB: roundUp(max(r.MemMB, z.Min.MemMB), z.Step.MemMB)}

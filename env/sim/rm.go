@@ -39,7 +39,7 @@ func (s *Sim) LaunchShrunk(t *Task, n *Node, alloc Res) error {
 
 func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	if t.Excess() {
-		if kind != Guaranteed || !s.policy.Calc().Fits(alloc, n.Free()) || (n.Reserved != nil && n.Reserved != t) || t.Stage.Asking() == 0 {
+		if kind != Guaranteed || !s.CalcOn(n).Fits(alloc, n.Free()) || (n.Reserved != nil && n.Reserved != t) || t.Stage.Asking() == 0 {
 			return fmt.Errorf("launch %s on node %d: no room or no ask for a container beyond its maps", t, n.ID)
 		}
 		if t.reservedOn != nil {
@@ -62,7 +62,7 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	if !s.Requestable(t) {
 		return fmt.Errorf("launch %s: task is not requested yet", t)
 	}
-	if kind == Guaranteed && !s.policy.Calc().Fits(alloc, n.Free()) {
+	if kind == Guaranteed && !s.CalcOn(n).Fits(alloc, n.Free()) {
 		return fmt.Errorf("launch %s on node %d: request %v does not fit free %v", t, n.ID, alloc, n.Free())
 	}
 	if kind == Opportunistic && t.Kind == KindAM {
@@ -540,7 +540,7 @@ func (s *Sim) Resume(t *Task) error {
 	if t.shrunk > 0 {
 		want.VCores = t.shrunk
 	}
-	if t.Container == Guaranteed && !s.policy.Calc().Fits(want, n.Free()) {
+	if t.Container == Guaranteed && !s.CalcOn(n).Fits(want, n.Free()) {
 		return fmt.Errorf("resume %s: %v does not fit on node %d", t, want, n.ID)
 	}
 	s.advance(n)
@@ -609,7 +609,7 @@ func (s *Sim) Reserve(n *Node, t *Task) error {
 	if n.Reserved != nil && n.Reserved != t {
 		return fmt.Errorf("reserve node %d for %s: already reserved for %s", n.ID, t, n.Reserved)
 	}
-	if !s.policy.Calc().Fits(s.policy.Normalize.Apply(t.Req), n.Spec.Cap) {
+	if !s.CalcOn(n).Fits(s.policy.Normalize.Apply(t.Req), n.Spec.Cap) {
 		return fmt.Errorf("reserve node %d for %s: request %v exceeds the node's capacity", n.ID, t, t.Req)
 	}
 	if t.reservedOn != nil && t.reservedOn != n {

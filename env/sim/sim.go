@@ -127,6 +127,9 @@ func newSim(cfg Config, build bool) (*Sim, error) {
 	if cfg.Policy == nil || cfg.Policy.Allocate == nil {
 		return nil, errors.New("no policy with an allocator")
 	}
+	if cfg.Policy.Setup != nil {
+		cfg.Policy.Setup()
+	}
 	s := &Sim{cfg: cfg, model: cfg.Model.withDefaults(), policy: cfg.Policy}
 	s.rng = NewRand(DeriveSeed(cfg.Seed, HashString("sim")))
 	if s.cfg.StallMs <= 0 {

@@ -19,6 +19,10 @@ func (n *Node) Reducers() int {
 // typed reports whether n has typed map and reduce slots.
 func (n *Node) typed() bool { return n.Spec.ReduceSlots > 0 }
 
+// Typed reports whether n is a Hadoop 1 TaskTracker with typed slots: its
+// vCores are map slots, its reduce slots a separate count.
+func (n *Node) Typed() bool { return n.typed() }
+
 // reduceSlotFree reports whether typed node n may take a reducer through
 // NextTask now: a reduce slot is free and no reducer launched here on this
 // heartbeat (Hadoop 1's JobQueueTaskScheduler never assigns more than one
@@ -51,13 +55,19 @@ func (s *Sim) slotOnlyOK(k TaskKind) bool {
 // can fill a YARN cluster with reducers while their maps wait. A typed
 // TaskTracker's reduce slots are a capacity, which Launch checks, not an
 // ask (Hadoop 1 has no AM).
-func (s *Sim) AsksFor(t *Task, n *Node) bool { return s.Requestable(t) }
+func (s *Sim) AsksFor(t *Task, n *Node) bool {
+	if !s.Requestable(t) {
+		return false
+	}
+	return t.Kind != KindReduce || n.typed() || s.rampupAllows(t.Job, t.Stage)
+}
 
 // slotAllows gates stage st's next task for node n in NextTask: on a typed
-// node a reducer needs a free reduce slot.
+// node a reducer needs a free reduce slot; elsewhere the ramp-up of a job
+// whose AM the model does not run applies (rampupAllows).
 func (s *Sim) slotAllows(j *Job, st *Stage, n *Node) bool {
 	if st.Spec.Kind == KindReduce && n.typed() {
 		return s.reduceSlotFree(n)
 	}
-	return true
+	return s.rampupAllows(j, st)
 }

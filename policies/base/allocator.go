@@ -56,6 +56,9 @@ type Allocator struct {
 	// (Fair's assignmultiple, Capacity's maximum-offswitch-assignments).
 	// Nil: until nothing more fits.
 	Continue func(b Beat) bool
+	// ReservedAlone: the heartbeat that fulfils a node's reservation assigns
+	// nothing else there (Hadoop's schedulers).
+	ReservedAlone bool
 	// Considers, when set, says whether a job wanting containers is offered
 	// this heartbeat's node at all (the FairScheduler offers nodes only to
 	// jobs whose demand, as of its last update, differs from what they
@@ -86,11 +89,38 @@ type Allocator struct {
 	wait map[int32]waitFactor // by job ID: the cached locality wait factor
 }
 
-// MinAllocation is YARN's smallest container (yarn.scheduler.minimum-
-// allocation-mb 1024, -vcores 1 by default): the CapacityScheduler offers a
-// node to its queues only when at least this much of it is free
+// MinAllocation is the scheduler's smallest container, its request
+// normalization's minimum (yarn.scheduler.minimum-allocation-mb 1024,
+// -vcores 1 by default): the CapacityScheduler offers a node to its queues
+// only when at least this much of it is free
 // (CapacityScheduler.allocateContainersToNode).
-var MinAllocation = sim.Res{VCores: 1, MemMB: 1024}
+func MinAllocation(s *sim.Sim) sim.Res { return s.Policy().Normalize.Min }
+
+// NormalizationParams declares the scheduler's request normalization as
+// parameters named after Hadoop's keys (the minimum allocation, and the
+// step requests round up in: the increment, or the minimum) and returns
+// the Setup that fixes it for the run.
+func NormalizationParams(ps *sim.Params, p *sim.Policy, ref string, increment bool) func() {
+	var minMB, minVC, stepMB, stepVC float64
+	ps.Add(sim.Param{Name: "minimum_allocation_mb", Doc: "smallest container (MB): requests round up to it (0: no rounding); set before the run",
+		Ref: ref + "yarn.scheduler.minimum-allocation-mb (default 1024)", Min: 0, Max: 1 << 20, Default: 1024, Integer: true, Value: &minMB})
+	ps.Add(sim.Param{Name: "minimum_allocation_vcores", Doc: "smallest container (vCores); set before the run",
+		Ref: ref + "yarn.scheduler.minimum-allocation-vcores (default 1)", Min: 0, Max: 1024, Default: 1, Integer: true, Value: &minVC})
+	if increment {
+		ps.Add(sim.Param{Name: "increment_allocation_mb", Doc: "requests round up to a multiple of this (MB; 0: none); set before the run",
+			Ref: ref + "yarn.resource-types.memory-mb.increment-allocation (default 1024)", Min: 0, Max: 1 << 20, Default: 1024, Integer: true, Value: &stepMB})
+		ps.Add(sim.Param{Name: "increment_allocation_vcores", Doc: "requests round up to a multiple of this (vCores); set before the run",
+			Ref: ref + "yarn.resource-types.vcores.increment-allocation (default 1)", Min: 0, Max: 1024, Default: 1, Integer: true, Value: &stepVC})
+	}
+	return func() {
+		min := sim.Res{VCores: int64(minVC), MemMB: int64(minMB)}
+		step := min
+		if increment {
+			step = sim.Res{VCores: int64(stepVC), MemMB: int64(stepMB)}
+		}
+		p.Normalize = sim.Normalization{Min: min, Step: step}
+	}
+}
 
 // waitFactor caches a job's locality wait factor for one set of pending maps.
 type waitFactor struct {
@@ -116,11 +146,12 @@ func (a *Allocator) IdleNoop() bool {
 // Allocate implements sim.Allocator.
 //
 // A node reserved for a request serves that request alone: while it does
-// not fit, and on the heartbeat that fulfils it, nothing else is assigned
-// there (FairScheduler.attemptScheduling and CapacityScheduler.
-// allocateContainerOnSingleNode both return after the reserved container).
-// A reservation the limits no longer allow is dropped and the heartbeat
-// goes on (FSAppAttempt.isValidReservation).
+// not fit nothing else is assigned there, and with ReservedAlone nothing
+// else on the heartbeat that fulfils it either (FairScheduler.
+// attemptScheduling and CapacityScheduler.allocateContainerOnSingleNode
+// both return after the reserved container). A reservation no longer asked
+// for, or that the limits no longer allow, is dropped and the heartbeat goes
+// on (FSAppAttempt.isValidReservation).
 func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
 	if t := n.Reserved; t != nil && !s.StillAsked(t) {
 		s.Unreserve(n) // its request is no longer asked for: the heartbeat goes on
@@ -131,9 +162,12 @@ func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
 		}
 		if a.Allowed(s, t, n) && s.Launch(t, n, sim.Guaranteed) == nil {
 			a.launched(s, t)
-			return
+			if a.ReservedAlone {
+				return
+			}
+		} else {
+			s.Unreserve(n)
 		}
-		s.Unreserve(n)
 	}
 	b := Beat{FreeAtStart: n.Free()}
 	for {
@@ -165,13 +199,19 @@ func OffSwitch(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 	return s.ContainerLevel(t, n) == sim.OffRack
 }
 
+// offered reports whether node n's heartbeat is a scheduling opportunity. A
+// YARN node without a minimum allocation free is offered to no queue
+// (CapacityScheduler.allocateContainerOnSingleNode, ParentQueue.canAssign):
+// nothing is assigned or reserved and no locality delay is counted. A Hadoop
+// 1 TaskTracker (typed node) heartbeats for its slots, whatever its vCores.
+func (a *Allocator) offered(s *sim.Sim, n *sim.Node) bool {
+	return !a.CapacityLocality || n.Typed() || s.FitsFree(MinAllocation(s), n)
+}
+
 // assignOne ranks the jobs and launches one container on n. It returns the
 // task launched, or nil when nothing more is launched on this heartbeat.
 func (a *Allocator) assignOne(s *sim.Sim, n *sim.Node) *sim.Task {
-	if a.CapacityLocality && !s.FitsFree(MinAllocation, n) {
-		// A node without a minimum allocation free is offered to no queue
-		// (CapacityScheduler.allocateContainerOnSingleNode,
-		// ParentQueue.canAssign): nothing is assigned or reserved.
+	if !a.offered(s, n) {
 		return nil
 	}
 	a.rank(s)
@@ -227,8 +267,7 @@ func (a *Allocator) Ranked(s *sim.Sim) []*sim.Job {
 // TaskFor returns job j's next task for node n under delay scheduling and
 // the limits, or nil.
 func (a *Allocator) TaskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
-	// A node with less than MinAllocation free is no scheduling opportunity.
-	offered := !a.CapacityLocality || s.FitsFree(MinAllocation, n)
+	offered := a.offered(s, n)
 	max := sim.OffRack
 	if d := int(a.LocalityDelay); d > 0 {
 		switch {

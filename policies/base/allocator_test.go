@@ -33,7 +33,10 @@ func durs(n int, s float64) []sim.Ms {
 func localityRun(t *testing.T, nodes, blocked, maps int, submitS, untilS float64, cl bool) *sim.Sim {
 	t.Helper()
 	a := &base.Allocator{Order: fifo.Order{}, Reserve: true, LocalityDelay: 10, CapacityLocality: cl}
-	p := &sim.Policy{Name: "t", Allocate: a, Params: &sim.Params{}}
+	// Hadoop's minimum allocation <1 vCore, 1024 MB>: a node with less free
+	// is no scheduling opportunity under CapacityLocality.
+	min := sim.Res{VCores: 1, MemMB: 1024}
+	p := &sim.Policy{Name: "t", Allocate: a, Params: &sim.Params{}, Normalize: sim.Normalization{Min: min, Step: min}}
 	flat := &sim.Profile{Name: "t", Absolute: true, Phases: []sim.Phase{{Name: "run", Frac: 1, CPU: 1, Mem: 512}}}
 	jobs := []sim.JobSpec{
 		{Name: "blockers", Stages: []sim.StageSpec{{Name: "b", Kind: sim.KindGeneric, Req: sim.Res{VCores: 2, MemMB: 4096},
@@ -75,10 +78,11 @@ func localityRun(t *testing.T, nodes, blocked, maps int, submitS, untilS float64
 
 // TestCapacityOffSwitch: a job whose maps' data sit on a busy node takes any
 // node once it has passed more scheduling opportunities than its pending maps
-// times the locality wait factor (CapacityScheduler, Hadoop 2.x
-// LeafQueue.canAssign OFF_SWITCH), not after twice the node-locality delay.
+// times the locality wait factor, capped at the cluster's node count
+// (Hadoop 3.3.6 RegularContainerAllocator.canAssign OFF_SWITCH), not after
+// twice the node-locality delay.
 // Reference: YARN CapacityScheduler node-locality-delay and
-// getLocalityWaitFactor (the scheduler of iKayak's Hadoop 2.6.0, Sec. 4.1).
+// getLocalityWaitFactor.
 func TestCapacityOffSwitch(t *testing.T) {
 	// Three nodes; node 0 (rack 0, all replicas) is busy for 100 s; nodes 1
 	// and 2 (rack 1) are free and each offers the job one opportunity a
@@ -91,7 +95,7 @@ func TestCapacityOffSwitch(t *testing.T) {
 		wantLocality sim.Locality
 	}{
 		{"2 maps: 2 x 2/3 < 2 misses", 2, true, 1, 2.5, sim.OffRack},
-		{"12 maps: 12 x 2/3 < 9 misses", 12, true, 4.5, 6, sim.OffRack},
+		{"12 maps: min(3 nodes, 12 x 2/3) < 4 misses", 12, true, 2, 3, sim.OffRack},
 		{"plain rule: 2 x delay = 20 misses", 2, false, 10, 11.5, sim.OffRack},
 		{"plain rule, 12 maps: 20 misses", 12, false, 10, 11.5, sim.OffRack},
 	} {

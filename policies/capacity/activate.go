@@ -62,10 +62,11 @@ func (a *Activation) Admit(s *sim.Sim, j *sim.Job) bool {
 	current := math.Min(qu.maxCap*mem, mem-float64(othersMB))
 	usable := math.Max(qu.capMB(s), current)
 	am := float64(amUsed.MemMB + amOf(s, j).MemMB)
-	if am > normalizeUp(usable*q.MaxAMPercent) {
+	step := float64(base.MinAllocation(s).MemMB)
+	if am > normalizeUp(usable*q.MaxAMPercent, step) {
 		return false
 	}
-	userLimit := math.Min(normalizeUp(qu.capMB(s)*q.MaxAMPercent*q.UserLimitFactor), normalizeUp(usable*q.MaxAMPercent))
+	userLimit := math.Min(normalizeUp(qu.capMB(s)*q.MaxAMPercent*q.UserLimitFactor, step), normalizeUp(usable*q.MaxAMPercent, step))
 	return am <= userLimit
 }
 
@@ -73,7 +74,7 @@ func (a *Activation) Admit(s *sim.Sim, j *sim.Job) bool {
 // request (a job without an AM, an unmanaged one: the minimum allocation).
 func amOf(s *sim.Sim, j *sim.Job) sim.Res {
 	if j.AM == nil {
-		return base.MinAllocation
+		return base.MinAllocation(s)
 	}
 	return s.Normalized(j.AM.Req)
 }
@@ -81,7 +82,9 @@ func amOf(s *sim.Sim, j *sim.Job) sim.Res {
 // normalizeUp is DefaultResourceCalculator.multiplyAndNormalizeUp's last
 // step: the memory rounded to the nearest MB, then up to a multiple of the
 // minimum allocation.
-func normalizeUp(mb float64) float64 {
-	step := float64(base.MinAllocation.MemMB)
+func normalizeUp(mb, step float64) float64 {
+	if step <= 0 {
+		return math.Floor(mb + 0.5)
+	}
 	return math.Ceil(math.Floor(mb+0.5)/step) * step
 }

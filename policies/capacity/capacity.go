@@ -37,12 +37,12 @@ func New(sp base.Spec) (*sim.Policy, error) {
 		return nil, err
 	}
 	var multiple, maxContainers, maxOffSwitch float64
-	a := &base.Allocator{Order: q, Limits: []base.Limit{q}, Hooks: []base.Launched{q}, Reserve: true, CapacityLocality: true,
+	a := &base.Allocator{Order: q, Limits: []base.Limit{q}, Hooks: []base.Launched{q}, Reserve: true, ReservedAlone: true, CapacityLocality: true,
 		Continue: func(b base.Beat) bool {
 			return multiple != 0 && float64(b.OffSwitch) < maxOffSwitch && (maxContainers < 0 || float64(b.Containers) < maxContainers)
 		}}
 	p := &sim.Policy{Name: "capacity", Allocate: a, Params: &sim.Params{}, Admission: []sim.Admitter{&Activation{q: q}},
-		Normalize: sim.HadoopNormalization, CalculatorParam: &q.Calculator, Headroom: q.Headroom, KeepReservations: true}
+		CalculatorParam: &q.Calculator, Headroom: q.Headroom, KeepReservations: true}
 	const ref = "Hadoop 3.3.6 CapacityScheduler yarn.scheduler.capacity."
 	p.Params.Add(sim.Param{Name: "max_am_percent", Doc: "share of a queue's capacity (or current limit, if larger) its activated jobs' AMs may hold (one always); -1 switches it off",
 		Ref: ref + "maximum-am-resource-percent (default 0.1)", Min: -1, Max: 1, Default: 0.1, Value: &q.MaxAMPercent})
@@ -56,6 +56,7 @@ func New(sp base.Spec) (*sim.Policy, error) {
 		Ref: ref + "per-node-heartbeat.maximum-container-assignments (default 100)", Min: -1, Max: 10000, Default: 100, Integer: true, Value: &maxContainers})
 	p.Params.Add(sim.Param{Name: "max_offswitch_assignments", Doc: "off-switch containers (requests for any node, maps off their data's rack) per node heartbeat at most",
 		Ref: ref + "per-node-heartbeat.maximum-offswitch-assignments (default 1)", Min: 1, Max: 10000, Default: 1, Integer: true, Value: &maxOffSwitch})
+	p.Setup = base.NormalizationParams(p.Params, p, ref[:len("Hadoop 3.3.6 CapacityScheduler ")], false)
 	a.Params(p.Params, 40)
 	p.State = []sim.StateVar{{Name: "max_queue_load", Doc: "largest guaranteed memory used / capacity over the queues, at the last heartbeat",
 		Get: q.maxLoad, Min: 0, Max: 100, Log: true}}

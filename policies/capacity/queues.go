@@ -68,7 +68,7 @@ func (q *Queues) Prepare(s *sim.Sim) {
 
 // capMB is the queue's guaranteed memory, at least the minimum allocation.
 func (qu *queue) capMB(s *sim.Sim) float64 {
-	return math.Max(qu.capacity*float64(s.Capacity().MemMB), float64(base.MinAllocation.MemMB))
+	return math.Max(qu.capacity*float64(s.Capacity().MemMB), float64(base.MinAllocation(s).MemMB))
 }
 
 // usedCapacity is used over guaranteed, memory only (CSQueueUtils).
@@ -120,7 +120,10 @@ func (q *Queues) Allow(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 	}
 	qu := q.of(base.QueueOf(t.Job))
 	mem := float64(s.Capacity().MemMB)
-	req := s.Normalized(t.Req)
+	req := t.Req
+	if !t.Sized {
+		req = s.Normalized(req)
+	}
 	if float64(qu.used.MemMB+req.MemMB) > qu.maxCap*mem+0.5 {
 		return false
 	}
@@ -138,13 +141,16 @@ func (q *Queues) Allow(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 // capacity.
 func (q *Queues) userLimitMB(s *sim.Sim, qu *queue) float64 {
 	capMB := qu.capMB(s)
-	minMB := float64(base.MinAllocation.MemMB)
+	minMB := float64(base.MinAllocation(s).MemMB)
 	used := float64(qu.used.MemMB)
 	limit := capMB
 	if used >= capMB {
 		limit = used + minMB
 	}
 	limit = math.Min(math.Max(used+minMB, limit), capMB*q.UserLimitFactor)
+	if minMB <= 0 {
+		return limit
+	}
 	return math.Ceil(limit/minMB) * minMB
 }
 
@@ -229,8 +235,9 @@ func (q *Queues) Headroom(s *sim.Sim, j *sim.Job) sim.Res {
 	qu.used = saved
 	current := math.Min(qu.maxCap*mem, mem-float64(others))
 	h := math.Min(user-float64(used), current-float64(used))
-	step := float64(base.MinAllocation.MemMB)
-	h = math.Trunc(h/step) * step
+	if step := float64(base.MinAllocation(s).MemMB); step > 0 {
+		h = math.Trunc(h/step) * step
+	}
 	free := s.Capacity().Sub(s.Allocated())
 	h = math.Min(h, float64(free.MemMB))
 	return sim.Res{MemMB: int64(h), VCores: free.VCores}

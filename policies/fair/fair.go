@@ -41,7 +41,7 @@ func New(sp base.Spec) (*sim.Policy, error) {
 	o.onPrepare = am.stale
 	rs := &reservable{u: u}
 	var assignMultiple, maxAssign, dynamic float64
-	a := &base.Allocator{Order: o, Limits: []base.Limit{am}, Hooks: []base.Launched{am}, Reserve: true,
+	a := &base.Allocator{Order: o, Limits: []base.Limit{am}, Hooks: []base.Launched{am}, Reserve: true, ReservedAlone: true,
 		Considers: u.Offers, Reservable: rs.ok,
 		Continue: func(b base.Beat) bool {
 			switch {
@@ -54,7 +54,7 @@ func New(sp base.Spec) (*sim.Policy, error) {
 				return maxAssign <= 0 || float64(b.Containers) < maxAssign
 			}
 		}}
-	p := &sim.Policy{Name: "fair", Allocate: a, Controls: []sim.Controller{u}, Params: &sim.Params{}, Normalize: sim.HadoopNormalization,
+	p := &sim.Policy{Name: "fair", Allocate: a, Controls: []sim.Controller{u}, Params: &sim.Params{},
 		Headroom: am.headroom, KeepReservations: true}
 	const ref = "Hadoop 3.3.6 FairScheduler "
 	p.Params.Add(sim.Param{Name: "max_am_share", Doc: "share of a queue's fair share (memory; vCores: of the cluster's unallocated vCores) its AMs may hold; -1 switches the limit off",
@@ -71,6 +71,7 @@ func New(sp base.Spec) (*sim.Policy, error) {
 		Ref: ref + "yarn.scheduler.reservation-threshold.increment-multiple (default 2) x increment-allocation (1024 MB)", Min: 0, Max: 1 << 20, Default: 2048, Value: &rs.ThresholdMB})
 	p.Params.Add(sim.Param{Name: "reservable_nodes", Doc: "share of the nodes (of the rack, for rack-local requests) a job may hold reserved for requests off its data's node",
 		Ref: ref + "yarn.scheduler.fair.reservable-nodes (default 0.05)", Min: 0, Max: 1, Default: 0.05, Value: &rs.ReservableNodes})
+	p.Setup = base.NormalizationParams(p.Params, p, ref, true)
 	a.Params(p.Params, 0)
 	p.State = []sim.StateVar{{Name: "am_vcores_share", Doc: "vCores held by running AMs / cluster vCores (what maxAMShare bounds per queue)",
 		Get: func() float64 {

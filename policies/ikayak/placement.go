@@ -103,7 +103,7 @@ func (r *Reservation) Evaluate(s *sim.Sim, n *sim.Node, t *sim.Task) (Case, floa
 // later case comes back as case depth+1 with key +Inf. Depth CaseFree skips
 // the map-held resource, CaseMap the reducers' waits (Alg. 2).
 func (r *Reservation) evaluate(s *sim.Sim, n *sim.Node, t *sim.Task, depth Case) (Case, float64) {
-	calc := s.Policy().Calc() // the scheduler's fit test (Capacity: memory only)
+	calc := s.CalcOn(n) // the scheduler's fit test (Capacity: memory only)
 	free := n.Free()
 	if calc.Fits(t.Req, free) {
 		return CaseFree, -amount(free, t.Req)
@@ -243,7 +243,7 @@ func (so *SpreadOut) Choose(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.Nod
 				}
 			}
 		}
-		if !s.Policy().Calc().Fits(t.Req, sparkFree) {
+		if !s.CalcOn(n).Fits(t.Req, sparkFree) {
 			continue
 		}
 		better := best == nil

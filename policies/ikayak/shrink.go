@@ -96,10 +96,13 @@ func (sh *Shrinker) Assign(s *sim.Sim, n *sim.Node, pl *Placer) {
 		}
 		k, size := Accept(n.Free(), ms.Spec.Req, len(sh.cand), mu)
 		for _, t := range sh.cand[:k] {
-			// The limits (queue max-capacity) see the size launched.
+			// The limits (queue max-capacity) see the size launched. A shrunk
+			// container is the size iKayak's RM computes (Alg. 3 line 11:
+			// R_free / P_accepted), not normalized to the scheduler's
+			// increment.
 			probe := *t
-			probe.Req = size
-			if !s.FitsFree(size, n) || !pl.Allowed(s, &probe, n) {
+			probe.Req, probe.Sized = size, true
+			if !s.CalcOn(n).Fits(size, n.Free()) || !pl.Allowed(s, &probe, n) {
 				break
 			}
 			if err := pl.Launch(s, t, n, size); err != nil {

@@ -26,7 +26,7 @@ const (
 func (o *Opera) strict(s *sim.Sim, n *sim.Node) {
 	o.begin(n)
 	if t := n.Reserved; t != nil {
-		if !s.Requestable(t) || !o.Fair.Allowed(s, t, n) {
+		if !s.StillAsked(t) || !o.Fair.Allowed(s, t, n) {
 			s.Unreserve(n)
 		} else if !o.assign(s, n, t) {
 			return
@@ -40,9 +40,7 @@ func (o *Opera) strict(s *sim.Sim, n *sim.Node) {
 		if o.assign(s, n, t) {
 			continue
 		}
-		if n.Reserved == nil && t.ReservedOn() == nil {
-			_ = s.Reserve(n, t) // t is requestable and fits the node's capacity
-		}
+		s.ReserveRequest(n, t) // t's request is asked for and fits the node's capacity
 		return
 	}
 }
@@ -99,7 +97,7 @@ func (o *Opera) multiChance(s *sim.Sim, n *sim.Node) {
 	// Drop entries that are no longer waiting (launched on another node).
 	k := 0
 	for _, r := range q {
-		if s.Requestable(r.t) && o.resvAt[r.t.ID] == n.ID+1 {
+		if s.StillAsked(r.t) && o.resvAt[r.t.ID] == n.ID+1 {
 			q[k] = r
 			k++
 		} else if o.resvAt[r.t.ID] == n.ID+1 {
@@ -132,7 +130,7 @@ func (o *Opera) multiChance(s *sim.Sim, n *sim.Node) {
 	// marks one tried, so the loop ends).
 	o.tried = o.tried[:0]
 	skip := func(t *sim.Task) bool {
-		return o.resvAt[t.ID] == n.ID+1 || slices.Contains(o.tried, t)
+		return (!t.Excess() && o.resvAt[t.ID] == n.ID+1) || slices.Contains(o.tried, t)
 	}
 	for len(q) < int(o.EpsR) && !o.exhausted(q) {
 		t := o.nextFromQueue(s, n, skip)
@@ -145,8 +143,10 @@ func (o *Opera) multiChance(s *sim.Sim, n *sim.Node) {
 			}
 			continue
 		}
-		if o.resvAt[t.ID] != 0 {
-			o.tried = append(o.tried, t) // reserved on another node
+		if t.Excess() || o.resvAt[t.ID] != 0 {
+			// Reserved on another node, or a container beyond its stage's
+			// maps (the scheduler's count; nothing to hold a node for).
+			o.tried = append(o.tried, t)
 			continue
 		}
 		q = append(q, reserved{t: t})

@@ -30,11 +30,16 @@ func reservationRun(t *testing.T, reservation, epsS float64) (int, *sim.Sim) {
 			d[i] = sim.Ms(durS * 1000)
 		}
 		return sim.JobSpec{Name: name, App: name, Framework: "test", Stages: []sim.StageSpec{{Name: "s", Kind: sim.KindGeneric,
-			Req: sim.Res{VCores: vcores, MemMB: 100}, Profile: prof, DurationsMs: d}}}
+			Req: sim.Res{VCores: vcores, MemMB: 1024}, Profile: prof, DurationsMs: d}}}
 	}
 	op := p.Allocate.(*Opera)
-	s, err := sim.New(sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: sim.Res{VCores: 4, MemMB: 1000}}},
-		Jobs: []sim.JobSpec{job("A", 1, 2, 50), job("B", 1, 4, 5), job("C", 40, 1, 1)}, Policy: p,
+	// B asks for 2 GB: Fair reserves a node only for a request of at least
+	// yarn.scheduler.reservation-threshold.increment-multiple (2) times the
+	// memory increment (FairScheduler.isAtLeastReservationThreshold).
+	jobB := job("B", 1, 4, 5)
+	jobB.Stages[0].Req.MemMB = 2048
+	s, err := sim.New(sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: sim.Res{VCores: 4, MemMB: 8192}}},
+		Jobs: []sim.JobSpec{job("A", 1, 2, 50), jobB, job("C", 40, 1, 1)}, Policy: p,
 		AfterEvent: func(s *sim.Sim) {
 			if err := sim.CheckInvariants(s); err != nil {
 				t.Fatal(err)

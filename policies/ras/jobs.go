@@ -156,37 +156,54 @@ func (js *jobState) utilityOf(sAlloc, rAlloc int) float64 {
 // false) or reducers for node n, preferring a map with a replica on n, or
 // nil. Hadoop 1's JobTracker hands out node-local maps first as well.
 func (js *jobState) nextTask(s *sim.Sim, n *sim.Node, reduce bool) *sim.Task {
-	const scan = 256 // how far past the first pending map to look for a local one
 	for i, st := range js.j.Stages {
 		if (st.Spec.Kind == sim.KindReduce) != reduce || !st.Released || st.Pending == 0 {
 			continue
 		}
-		var first *sim.Task
-		seen := 0
-		for k := js.cursor[i]; k < len(st.Tasks) && seen < scan; k++ {
-			t := st.Tasks[k]
-			if t.State != sim.TaskPending {
-				if first == nil && k == js.cursor[i] {
-					js.cursor[i]++
-				}
-				continue
-			}
-			if !s.AsksFor(t, n) {
-				return nil // not asked for yet (stage, ramp-up or slot)
-			}
-			if first == nil {
-				first = t
-			}
-			seen++
-			if len(t.Replicas) == 0 || s.LocalityOf(t, n) == sim.NodeLocal {
-				return t
-			}
+		t, asked := js.scan(s, n, i)
+		if t == nil && asked && js.cursor[i] > 0 {
+			// A task went back to pending behind the cursor without a
+			// kill (the AM handed its container to another task of the
+			// stage, sim.Rebinder): rescan from the start.
+			js.cursor[i] = 0
+			t, asked = js.scan(s, n, i)
 		}
-		if first != nil {
-			return first
+		if t != nil || !asked {
+			return t
 		}
 	}
 	return nil
+}
+
+// scan looks for stage i's next task for node n from the cursor: a pending
+// task with a replica on n within a window of pending tasks, else the first
+// pending one. It reports asked = false when the first pending task is not
+// asked for yet (stage, ramp-up or slot): nothing of the stage is launched.
+func (js *jobState) scan(s *sim.Sim, n *sim.Node, i int) (t *sim.Task, asked bool) {
+	const window = 256 // how far past the first pending map to look for a local one
+	st := js.j.Stages[i]
+	var first *sim.Task
+	seen := 0
+	for k := js.cursor[i]; k < len(st.Tasks) && seen < window; k++ {
+		t := st.Tasks[k]
+		if t.State != sim.TaskPending {
+			if first == nil && k == js.cursor[i] {
+				js.cursor[i]++
+			}
+			continue
+		}
+		if !s.AsksFor(t, n) {
+			return nil, false
+		}
+		if first == nil {
+			first = t
+		}
+		seen++
+		if len(t.Replicas) == 0 || s.LocalityOf(t, n) == sim.NodeLocal {
+			return t, true
+		}
+	}
+	return first, true
 }
 
 // finite clamps -Inf utilities for reports and observations.

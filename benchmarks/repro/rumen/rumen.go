@@ -66,8 +66,10 @@ func metrics(r *runner.Result) map[string]float64 {
 				continue
 			}
 			for k, t := range st.Tasks {
-				first, last = min(first, t.StartMs), max(last, t.FinishMs)
-				sum += float64(t.FinishMs - t.StartMs)
+				// A job history's attempt starts with its process, when the
+				// AM has picked the container up (RunMs), not at allocation.
+				first, last = min(first, t.RunMs()), max(last, t.FinishMs)
+				sum += float64(t.FinishMs - t.RunMs())
 				cnt++
 				if st.Spec.Hosts != nil && st.Spec.Hosts[k] >= 0 {
 					hinted++
