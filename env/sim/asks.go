@@ -99,6 +99,9 @@ func (a *mapAsks) sendAsks(st *Stage) {
 		a.rmAny = int32(st.Pending + a.boundCount())
 		a.anyDirty = false
 	}
+	if a.rmAny == 0 {
+		a.forget()
+	}
 	for _, h := range a.dirtyHost {
 		a.rmHost[h] = a.amHost[h]
 	}
@@ -106,6 +109,28 @@ func (a *mapAsks) sendAsks(st *Stage) {
 		a.rmRack[r] = a.amRack[r]
 	}
 	a.dirtyHost, a.dirtyRack = a.dirtyHost[:0], a.dirtyRack[:0]
+}
+
+// forget is the scheduler dropping a request whose count for any node
+// reached 0 (AppSchedulingInfo removes its placement allocator): its host
+// and rack entries go, and only those the AM sends afterwards come back.
+func (a *mapAsks) forget() {
+	clear(a.rmHost)
+	clear(a.rmRack)
+}
+
+// LocationAsks is how many locations map stage st's request names in the
+// scheduler's table (AppPlacementAllocator.getUniqueLocationAsks: its
+// hosts and racks, whatever their counts, and any node), and whether the
+// stage asks by location at all (ok false: a stage without an AM's asks).
+func (s *Sim) LocationAsks(st *Stage) (n int, ok bool) {
+	if st.asks == nil {
+		return 0, false
+	}
+	if st.asks.rmAny == 0 && len(st.asks.rmHost) == 0 && len(st.asks.rmRack) == 0 {
+		return 0, true
+	}
+	return len(st.asks.rmHost) + len(st.asks.rmRack) + 1, true
 }
 
 // ContainerLevel is the locality at which a container for t on node n is
@@ -159,6 +184,9 @@ func (s *Sim) given(t *Task, n *Node, level Locality) {
 	}
 	if a.rmAny > 0 {
 		a.rmAny--
+		if a.rmAny == 0 {
+			a.forget()
+		}
 	}
 	t.given = level
 	e := batchEntry{n: n, alloc: t.Alloc, at: s.now, given: level}

@@ -9,15 +9,16 @@ import (
 type eventKind uint8
 
 const (
-	evArrival   eventKind = iota // job id submits
-	evHeartbeat                  // node id heartbeats to the ResourceManager
-	evBoundary                   // node id: a task there reaches a phase end
-	evControl                    // policy controller id runs its control cycle
-	evSample                     // timeline sample
-	evAMTick                     // ApplicationMasters' own periodic decisions
-	evReady                      // engine only: job id's AM has started up (not a model event)
-	evAMBeat                     // job id's AM heartbeat: it ramps its reducers (reduces.go)
-	evRelease                    // node id reports its finished containers (release.go)
+	evArrival    eventKind = iota // job id submits
+	evHeartbeat                   // node id heartbeats to the ResourceManager
+	evBoundary                    // node id: a task there reaches a phase end
+	evControl                     // policy controller id runs its control cycle
+	evSample                      // timeline sample
+	evAMTick                      // ApplicationMasters' own periodic decisions
+	evReady                       // engine only: job id's AM has started up (not a model event)
+	evAMBeat                      // job id's AM heartbeat: it ramps its reducers (reduces.go)
+	evRelease                     // node id reports its finished containers (release.go)
+	evRemoveApps                  // node id's heartbeat is over: the applications whose AMs it reported complete are removed
 )
 
 // event is ordered by (at, ord, seq). The model's rule is that simultaneous

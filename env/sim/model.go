@@ -74,7 +74,11 @@ type Node struct {
 	// time, -1 if none is due.
 	releasing  []released
 	releaseDue Ms
-	asleep     bool // in the idle set: its heartbeats are not queued
+	// removing holds the ended jobs whose AM container the node has just
+	// reported complete: their applications are removed right after the
+	// node's heartbeat (release.go).
+	removing []*Job
+	asleep   bool // in the idle set: its heartbeats are not queued
 
 	boundaryAt Ms // time of the pending boundary event, -1 if none
 	pollAt     Ms // earliest poll due of a reducer here (Task.pollAt), -1 if none
@@ -156,6 +160,9 @@ type Job struct {
 	// Misses counts scheduling opportunities the job passed up waiting for
 	// locality (delay scheduling); allocators keep it.
 	Misses int
+	// Allowed is the locality level the job's maps may take now, for
+	// allocators that keep one (the FairScheduler's per-request level).
+	Allowed Locality
 
 	tasksLeft int
 	amReadyMs Ms                // when the AM has started up and requested its tasks

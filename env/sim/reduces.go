@@ -145,7 +145,9 @@ func (s *Sim) scheduleReduces(j *Job, st *Stage) int {
 	mapCap, redCap := maps.Spec.Req, st.Spec.Req
 	headroom := s.headroom(j)
 	limit := headroom.Add(mul(mapCap, assigned)).Add(mul(redCap, assignedR))
-	f := math.Min(float64(maps.Done)/float64(len(maps.Tasks)), s.model.ReduceRampupLimit)
+	// In float, as scheduleReduces computes it: with a double, 3/40 x
+	// 40,960 MB truncates to 3,071 MB, below a 3,072 MB reducer.
+	f := float64(min(float32(maps.Done)/float32(len(maps.Tasks)), float32(s.model.ReduceRampupLimit)))
 	ideal := Res{VCores: int64(float64(limit.VCores) * f), MemMB: int64(float64(limit.MemMB) * f)}
 	idealMap := limit.Sub(ideal)
 	final := ideal

@@ -51,33 +51,62 @@ func (s *Sim) releaseLater(n *Node, j *Job, alloc Res, kind ContainerKind, am bo
 	if s.now < off {
 		at = off
 	}
+	if s.now >= off && (s.now-off)%hb == 0 {
+		// Now is one of n's heartbeat instants. A process that exits
+		// before that heartbeat is reported by it (the exit was scheduled
+		// first; Hadoop's NodeStatusUpdater sends what has completed).
+		if s.cur.kind == evHeartbeat && s.cur.id == n.ID && s.cur.at == s.now {
+			n.releaseDue = s.now // the heartbeat frees it once the node is advanced
+			return
+		}
+		if s.pos.at < s.now || s.pos.ord < beatOrd(n.ID) {
+			at = s.now // before the heartbeat (after this event, if it is n's release)
+		}
+	}
 	n.releaseDue = at
 	s.seq++
 	s.queue.push(event{at: at, seq: s.seq, ord: beatOrd(n.ID) - 1, id: n.ID, kind: evRelease})
 }
 
 // release frees node n's finished containers. A finished job's AM
-// container among them removes the application: the schedulers stop
-// counting its AM (FSLeafQueue's AM usage, the CapacityScheduler's
-// activated AMs), and the CapacityScheduler activates waiting
-// applications (LeafQueue.removeApplicationAttempt).
+// container among them has its application removed right after the node's
+// heartbeat (removeApps): the node reports the AM container complete in
+// its heartbeat, the ResourceManager removes the attempt afterwards
+// (RMAppAttemptImpl's AM container finished, then
+// AppAttemptRemovedSchedulerEvent), so that heartbeat's scheduling still
+// counts its AM against the AM limits.
 func (s *Sim) release(n *Node) {
-	removed := false
 	for _, r := range n.releasing {
 		s.free(n, r.job, r.alloc, r.kind)
 		s.touch(r.job)
 		if r.am {
-			if i := slices.Index(s.finishing, r.job); i >= 0 {
-				s.finishing = slices.Delete(s.finishing, i, i+1)
+			if len(n.removing) == 0 {
+				s.seq++
+				s.queue.push(event{at: s.now, seq: s.seq, ord: beatOrd(n.ID) + 1, id: n.ID, kind: evRemoveApps})
 			}
-			removed = true
+			n.removing = append(n.removing, r.job)
 		}
 	}
 	clear(n.releasing)
 	n.releasing = n.releasing[:0]
 	n.releaseDue = -1
 	s.markDirty(n)
-	if removed && len(s.waiting) > 0 && !s.ended {
+}
+
+// removeApps removes the applications of the ended jobs whose AM
+// containers node n reported complete: the schedulers stop counting their
+// AMs (FSLeafQueue's AM usage, the CapacityScheduler's activated AMs), and
+// the CapacityScheduler activates waiting applications (LeafQueue.
+// removeApplicationAttempt).
+func (s *Sim) removeApps(n *Node) {
+	for _, j := range n.removing {
+		if i := slices.Index(s.finishing, j); i >= 0 {
+			s.finishing = slices.Delete(s.finishing, i, i+1)
+		}
+	}
+	clear(n.removing)
+	n.removing = n.removing[:0]
+	if len(s.waiting) > 0 && !s.ended {
 		s.tryAdmit()
 	}
 }

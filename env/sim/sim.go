@@ -446,6 +446,8 @@ func (s *Sim) dispatch(ev event) {
 		s.amBeat(s.Jobs[ev.id])
 	case evRelease:
 		s.release(s.Nodes[ev.id])
+	case evRemoveApps:
+		s.removeApps(s.Nodes[ev.id])
 	case evAMTick:
 		s.preemptReducers()
 		s.schedule(s.now+s.model.AMTickMs, evAMTick, 0)
@@ -520,6 +522,9 @@ func (s *Sim) admit(j *Job) {
 func (s *Sim) heartbeat(n *Node) {
 	s.catchUp(n)
 	s.advance(n)
+	if n.releaseDue == s.now && len(n.releasing) > 0 {
+		s.release(n) // containers whose processes ended as the heartbeat came
+	}
 	if s.now >= n.nextSample {
 		s.sampleUsage(n)
 		n.nextSample = s.now + s.model.UsageSampleMs

@@ -179,7 +179,8 @@ func TestReturnIsObjective(t *testing.T) {
 // default on every test seed: stalling the cluster is never a good return.
 // max_am_share = 1 does not stall in Hadoop 3.3.6: the AM share's vCores
 // are those the cluster has unallocated (FSLeafQueue.computeMaxAMResource),
-// so AMs leave room for tasks; it is still worse than the default.
+// so AMs leave room for tasks, and it may beat the default on a seed
+// (measured: 3 of the 10 test seeds), which is a fair result, not a stall.
 func TestDeadlockIsWorse(t *testing.T) {
 	tk, err := Lookup("AutoAdmin66-Fair-v0")
 	if err != nil {
@@ -199,7 +200,7 @@ func TestDeadlockIsWorse(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range seeds {
-			if bad[i].Stalled() != c.stall || !(bad[i].Return < good[i].Return) {
+			if bad[i].Stalled() != c.stall || (c.stall && !(bad[i].Return < good[i].Return)) {
 				t.Errorf("max_am_share %v, seed %d: return %v (stalled %v, want %v), paper default %v", c.share, seeds[i], bad[i].Return, bad[i].Stalled(), c.stall, good[i].Return)
 			}
 		}

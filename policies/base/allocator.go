@@ -84,6 +84,18 @@ type Allocator struct {
 	//     stops waiting after a few opportunities, often before the
 	//     rack-local threshold.
 	CapacityLocality bool
+	// FairLocality applies the FairScheduler's delay scheduling
+	// (FSAppAttempt.assignContainer, getAllowedLocalityLevel) instead of
+	// the plain rule: every offer of a node to a job whose maps are the
+	// request it reaches (no AM or reducer asked before them) is a
+	// scheduling opportunity, counted before the job tries the node; its
+	// allowed level starts node-local and relaxes to rack-local once the
+	// opportunities exceed LocalityDelay (locality.threshold.node x nodes),
+	// then to any node once as many more do, the count restarting at each
+	// relaxation; an allocation never resets the count but lowers the level
+	// to the allocation's own when it is more local. Sim.Job.Misses counts
+	// the opportunities, Sim.Job.Allowed holds the level.
+	FairLocality bool
 
 	jobs []*sim.Job
 	wait map[int32]waitFactor // by job ID: the cached locality wait factor
@@ -160,7 +172,15 @@ func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
 		if !s.FitsFree(t.Req, n) {
 			return
 		}
+		level := s.ContainerLevel(t, n)
+		if a.FairLocality && a.LocalityDelay > 0 && t.Kind == sim.KindMap && level > fairAllowed(s, t.Job, int(a.LocalityDelay)) {
+			// FSAppAttempt.assignReservedContainer tries the reserved
+			// request under delay scheduling too: not yet at this level,
+			// the reservation stands and the node assigns nothing else.
+			return
+		}
 		if a.Allowed(s, t, n) && s.Launch(t, n, sim.Guaranteed) == nil {
+			a.allocated(t, level)
 			a.launched(s, t)
 			if a.ReservedAlone {
 				return
@@ -230,9 +250,11 @@ func (a *Allocator) assignOne(s *sim.Sim, n *sim.Node) *sim.Task {
 			s.ReserveRequest(n, t)
 			return nil
 		}
+		level := s.ContainerLevel(t, n)
 		if err := s.Launch(t, n, sim.Guaranteed); err != nil {
 			panic(err) // TaskFor returned a requestable task that fits: a bug
 		}
+		a.allocated(t, level)
 		a.launched(s, t)
 		return t
 	}
@@ -271,14 +293,10 @@ func (a *Allocator) TaskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
 	max := sim.OffRack
 	if d := int(a.LocalityDelay); d > 0 {
 		switch {
-		case a.CapacityLocality && a.offSwitch(s, j):
-		case a.CapacityLocality && j.Misses > min(d, len(s.Nodes)):
-			// RegularContainerAllocator.canAssign: rack-local once the
-			// missed opportunities exceed min(cluster nodes,
-			// node-locality-delay).
-			max = sim.RackLocal
 		case a.CapacityLocality:
-			max = sim.NodeLocal
+			max = a.capacityAllowed(s, j, d, offered)
+		case a.FairLocality:
+			max = fairAllowed(s, j, d)
 		case j.Misses >= 2*d:
 		case j.Misses >= d:
 			max = sim.RackLocal
@@ -288,6 +306,9 @@ func (a *Allocator) TaskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
 	}
 	t := s.NextTask(j, n, max)
 	if t == nil {
+		if a.FairLocality || a.CapacityLocality {
+			return nil // the opportunity is counted already
+		}
 		if max < sim.OffRack && offered && s.NextTask(j, n, sim.OffRack) != nil {
 			j.Misses++
 		}
@@ -295,6 +316,9 @@ func (a *Allocator) TaskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
 	}
 	if !a.Allowed(s, t, n) {
 		return nil
+	}
+	if a.FairLocality {
+		return t
 	}
 	if t.Kind == sim.KindMap && offered {
 		// A node-local assignment resets the missed opportunities; so
@@ -305,6 +329,67 @@ func (a *Allocator) TaskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
 		}
 	}
 	return t
+}
+
+// capacityAllowed is the level RegularContainerAllocator.canAssign lets job
+// j's maps take on an offered node, after tryAllocateOnNode has counted the
+// offer as a scheduling opportunity (when the maps are the request it
+// reaches: see mapsReached): node-local always, rack-local once the
+// opportunities exceed min(cluster nodes, node-locality-delay d), any node
+// once they exceed the pending maps times the locality wait factor
+// (offSwitch). A node-local or rack-local allocation resets the count
+// (rack-locality-full-reset), an off-switch one does not (TaskFor).
+func (a *Allocator) capacityAllowed(s *sim.Sim, j *sim.Job, d int, offered bool) sim.Locality {
+	if mapsReached(j) == nil {
+		return sim.OffRack
+	}
+	if offered {
+		j.Misses++
+	}
+	switch {
+	case a.offSwitch(s, j):
+		return sim.OffRack
+	case j.Misses > min(d, len(s.Nodes)):
+		return sim.RackLocal
+	}
+	return sim.NodeLocal
+}
+
+// mapsReached returns job j's map stage when its maps are the request a
+// scheduler reaches on an offer (the AM is running and no later stage,
+// whose higher priority comes first, asks for a container), or nil.
+func mapsReached(j *sim.Job) *sim.Stage {
+	if j.AM != nil && j.AM.State == sim.TaskPending {
+		return nil
+	}
+	for i := len(j.Stages) - 1; i >= 0; i-- {
+		st := j.Stages[i]
+		if st.Asking() == 0 {
+			continue
+		}
+		if st.Spec.Kind != sim.KindMap {
+			return nil
+		}
+		return st
+	}
+	return nil
+}
+
+// fairAllowed is FSAppAttempt.getAllowedLocalityLevel after
+// addSchedulingOpportunity for job j's offer of a node, with d the
+// threshold in opportunities (see FairLocality). A job whose first request
+// on the offer is not its maps' (its AM, its reducers: asked for any node)
+// counts no opportunity and is not delayed.
+func fairAllowed(s *sim.Sim, j *sim.Job, d int) sim.Locality {
+	if mapsReached(j) == nil {
+		return sim.OffRack // the AM's or reducers' request comes first: maps are not tried
+	}
+	j.Misses++
+	if j.Allowed < sim.OffRack && j.Misses > d {
+		j.Allowed++
+		j.Misses = 0
+	}
+	return j.Allowed
 }
 
 // offSwitch is the CapacityScheduler's rule for accepting any node: the
@@ -330,6 +415,13 @@ func (a *Allocator) offSwitch(s *sim.Sim, j *sim.Job) bool {
 // pending map of j) / cluster nodes): CapacityScheduler's
 // getLocalityWaitFactor, the request table's locations over the nodes.
 func (a *Allocator) waitFactor(s *sim.Sim, j *sim.Job) float64 {
+	if st := mapsReached(j); st != nil {
+		if k, ok := s.LocationAsks(st); ok {
+			// The scheduler's table: getLocalityWaitFactor(uniqueLocationAsks,
+			// nodes) = min((asks - 1) / nodes, 1).
+			return min(1, float64(max(k-1, 0))/float64(len(s.Nodes)))
+		}
+	}
 	var key waitFactor
 	for _, st := range j.Stages {
 		if st.Spec.Kind == sim.KindMap {
@@ -375,7 +467,17 @@ func (a *Allocator) Allowed(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 	return true
 }
 
+// allocated notes, under FairLocality, the level a map's container was
+// given at (FSAppAttempt.allocate): one more local than the job's allowed
+// level brings the level down to it.
+func (a *Allocator) allocated(t *sim.Task, level sim.Locality) {
+	if a.FairLocality && t.Kind == sim.KindMap && level < t.Job.Allowed {
+		t.Job.Allowed = level
+	}
+}
+
 func (a *Allocator) launched(s *sim.Sim, t *sim.Task) {
+
 	for _, h := range a.Hooks {
 		h.Launched(s, t)
 	}

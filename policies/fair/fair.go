@@ -13,7 +13,10 @@
 //   - a node is reserved only for a starved job's request of at least 2 GB
 //     (reserve.go), and a reserved node serves its request alone;
 //   - requests are rounded up to 1024 MB (increment-allocation), and fit a
-//     node only if both memory and vCores do.
+//     node only if both memory and vCores do;
+//   - delay scheduling, when locality_delay is set, counts every offer of
+//     a node to a job's maps and relaxes their level node, rack, any
+//     (FSAppAttempt.getAllowedLocalityLevel; base.Allocator.FairLocality).
 //
 // Reference: Hadoop 3.3.6, org.apache.hadoop.yarn.server.resourcemanager.
 // scheduler.fair: FairScheduler, FSLeafQueue, FSAppAttempt, FairSharePolicy,
@@ -41,7 +44,7 @@ func New(sp base.Spec) (*sim.Policy, error) {
 	o.onPrepare = am.stale
 	rs := &reservable{u: u}
 	var assignMultiple, maxAssign, dynamic float64
-	a := &base.Allocator{Order: o, Limits: []base.Limit{am}, Hooks: []base.Launched{am}, Reserve: true, ReservedAlone: true,
+	a := &base.Allocator{Order: o, Limits: []base.Limit{am}, Hooks: []base.Launched{am}, Reserve: true, ReservedAlone: true, FairLocality: true,
 		Considers: u.Offers, Reservable: rs.ok,
 		Continue: func(b base.Beat) bool {
 			switch {

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"yarngym/env/sim"
-	"yarngym/policies/base"
 )
 
 // reservable is the FairScheduler's rule for reserving a node for a request
@@ -34,10 +33,13 @@ func (r *reservable) ok(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 	if float64(j.Alloc.MemMB-j.OppAlloc.MemMB) >= r.u.JobShareMB(j) {
 		return false // not starved
 	}
-	if !base.OffSwitch(s, t, n) && !(t.Kind == sim.KindMap && s.LocalityOf(t, n) == sim.RackLocal) {
+	// The request's level on n is the scheduler's (its host and rack
+	// counts, Sim.ContainerLevel), not the task the AM will put in it.
+	level := s.ContainerLevel(t, n)
+	if level == sim.NodeLocal {
 		return true // node-local: no limit
 	}
-	sameRack := !base.OffSwitch(s, t, n)
+	sameRack := level == sim.RackLocal
 	held, nodes := 0, len(s.Nodes)
 	if sameRack {
 		nodes = 0
