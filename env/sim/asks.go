@@ -95,12 +95,10 @@ func (s *Sim) amAsk(a *mapAsks, t *Task, d int32) {
 // sendAsks is the AM's allocate(): the scheduler's count of every entry the
 // AM changed becomes the AM's.
 func (a *mapAsks) sendAsks(st *Stage) {
+	anySent := a.anyDirty
 	if a.anyDirty {
 		a.rmAny = int32(st.Pending + a.boundCount())
 		a.anyDirty = false
-	}
-	if a.rmAny == 0 {
-		a.forget()
 	}
 	for _, h := range a.dirtyHost {
 		a.rmHost[h] = a.amHost[h]
@@ -109,11 +107,17 @@ func (a *mapAsks) sendAsks(st *Stage) {
 		a.rmRack[r] = a.amRack[r]
 	}
 	a.dirtyHost, a.dirtyRack = a.dirtyHost[:0], a.dirtyRack[:0]
+	if anySent && a.rmAny == 0 {
+		a.forget()
+	}
 }
 
-// forget is the scheduler dropping a request whose count for any node
-// reached 0 (AppSchedulingInfo removes its placement allocator): its host
-// and rack entries go, and only those the AM sends afterwards come back.
+// forget is the scheduler dropping a request the AM has set to 0 for any
+// node (AppSchedulingInfo.updatePendingResources removes its placement
+// allocator, the entries just sent with it included): only those the AM
+// sends afterwards come back. A count the scheduler's own allocation brings
+// to 0 removes the any-node entry alone (LocalityAppPlacementAllocator.
+// decrementOutstanding).
 func (a *mapAsks) forget() {
 	clear(a.rmHost)
 	clear(a.rmRack)
@@ -121,16 +125,17 @@ func (a *mapAsks) forget() {
 
 // LocationAsks is how many locations map stage st's request names in the
 // scheduler's table (AppPlacementAllocator.getUniqueLocationAsks: its
-// hosts and racks, whatever their counts, and any node), and whether the
+// hosts and racks, those the AM set to 0 included, and any node), and whether the
 // stage asks by location at all (ok false: a stage without an AM's asks).
 func (s *Sim) LocationAsks(st *Stage) (n int, ok bool) {
 	if st.asks == nil {
 		return 0, false
 	}
-	if st.asks.rmAny == 0 && len(st.asks.rmHost) == 0 && len(st.asks.rmRack) == 0 {
-		return 0, true
+	n = len(st.asks.rmHost) + len(st.asks.rmRack)
+	if st.asks.rmAny > 0 {
+		n++ // the any-node entry is there while its count is positive
 	}
-	return len(st.asks.rmHost) + len(st.asks.rmRack) + 1, true
+	return n, true
 }
 
 // ContainerLevel is the locality at which a container for t on node n is
@@ -176,17 +181,21 @@ func (s *Sim) askLevel(st *Stage, n *Node) Locality {
 func (s *Sim) given(t *Task, n *Node, level Locality) {
 	a := t.Stage.asks
 	rack := s.rackOf[n.ID]
+	// LocalityAppPlacementAllocator.decResourceRequest: an entry the
+	// scheduler's own allocation brings to 0 leaves the table (it no longer
+	// counts in getUniqueLocationAsks); one the AM sets to 0 stays.
 	if level == NodeLocal && a.rmHost[n.ID] > 0 {
-		a.rmHost[n.ID]--
+		if a.rmHost[n.ID]--; a.rmHost[n.ID] == 0 {
+			delete(a.rmHost, n.ID)
+		}
 	}
 	if level <= RackLocal && a.rmRack[rack] > 0 {
-		a.rmRack[rack]--
+		if a.rmRack[rack]--; a.rmRack[rack] == 0 {
+			delete(a.rmRack, rack)
+		}
 	}
 	if a.rmAny > 0 {
 		a.rmAny--
-		if a.rmAny == 0 {
-			a.forget()
-		}
 	}
 	t.given = level
 	e := batchEntry{n: n, alloc: t.Alloc, at: s.now, given: level}
@@ -602,6 +611,9 @@ func (s *Sim) ReserveRequest(n *Node, t *Task) {
 	}
 	st := t.Stage
 	if st == nil || (st.asks == nil && !st.rampup) {
+		if s.policy.KeepReservations && !t.Excess() && t.reservedOn != n {
+			s.reserveAgain(n, t) // one more node for the same request
+		}
 		return
 	}
 	if sub := s.unreservedRequest(st, t); sub != nil {

@@ -18,15 +18,16 @@ func TestSettleAfterJobEnd(t *testing.T) {
 		j.AM = res(1, 100)
 		return j
 	}
-	// FIFO starts a's task one heartbeat before b's: 5 s and 4 s of work end
-	// together. (Processes start at allocation: no AM pick-up delay.)
-	s := run(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(4, 4000)}}, Jobs: []sim.JobSpec{mk("a", 5), mk("b", 4)},
+	// Both jobs arrive at 0 and FIFO starts both AMs on the first
+	// heartbeat, so the tasks start together: 5 s of work each ends at the
+	// same instant. (Processes start at allocation: no AM pick-up delay.)
+	s := run(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(4, 4000)}}, Jobs: []sim.JobSpec{mk("a", 5), mk("b", 5)},
 		Model: sim.Model{HeartbeatMs: 1000, AMStartupMs: 2000, AMHeartbeatMs: -1}})
 	a, b := s.Jobs[0].Stages[0].Tasks[0], s.Jobs[1].Stages[0].Tasks[0]
-	if a.StartMs+5000 != b.StartMs+4000 {
-		t.Fatalf("tasks started at %d and %d ms: the test needs them to end together", a.StartMs, b.StartMs)
+	if a.StartMs != b.StartMs || a.Node != b.Node || s.Jobs[0].AM.Node != a.Node {
+		t.Fatalf("tasks started at %d and %d ms: the test needs them to end together beside a's AM", a.StartMs, b.StartMs)
 	}
-	if a.FinishMs != a.StartMs+5000 || b.FinishMs != b.StartMs+4000 {
+	if a.FinishMs != a.StartMs+5000 || b.FinishMs != b.StartMs+5000 {
 		t.Fatalf("tasks ran %d..%d and %d..%d ms, want both to end at %d", a.StartMs, a.FinishMs, b.StartMs, b.FinishMs, a.StartMs+5000)
 	}
 }

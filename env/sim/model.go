@@ -289,8 +289,10 @@ type Task struct {
 	swapIn       Ms    // time the process needs on resume to page swapped back in
 	rngSeed      uint64
 	prof         *Profile // the task's usage profile: its stage's, or its own (StageSpec.Profiles)
-	// reservedOn is the node reserved for this task, if any.
+	// reservedOn is the node reserved for this task, if any; extraResv
+	// counts the further nodes reserved for its request (reserveAgain).
 	reservedOn *Node
+	extraResv  int32
 	// known is how many tasks of the previous stage the task knows have
 	// finished (its last poll, Model.ShuffleEventPollMs); pollAt its next
 	// poll, -1 if none is due.

@@ -50,8 +50,11 @@ type Policy struct {
 	// stays reserved when the map or reducer it was made for gets a
 	// container elsewhere, for another of the stage's requests (the
 	// FairScheduler drops a reservation only when it is fulfilled or no
-	// longer valid: FSAppAttempt.assignReservedContainer). Without it the
-	// reservation goes with its task.
+	// longer valid: FSAppAttempt.assignReservedContainer). With it too, a
+	// request for one container (an AM's, a task's outside MapReduce's
+	// counted asks) may hold several nodes reserved, as Hadoop reserves
+	// per request; the policy bounds how many. Without it a reservation
+	// goes with its task, one node per task.
 	KeepReservations bool
 	// Normalize rounds every request before the engine books it: a
 	// container holds its normalized request (Hadoop's schedulers round

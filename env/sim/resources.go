@@ -109,3 +109,15 @@ func (u Usage) add(o Usage) Usage {
 func (u Usage) sub(o Usage) Usage {
 	return Usage{u.CPU - o.CPU, u.MemMB - o.MemMB, u.IOMBps - o.IOMBps}
 }
+
+// Ratio is a over b as c compares them (ResourceCalculator.ratio): memory
+// over memory for MemoryOnly, the largest per-resource ratio for
+// EveryResource (DominantResourceCalculator). Computed in float32 as
+// Hadoop's.
+func (c Calculator) Ratio(a, b Res) float32 {
+	mem := float32(a.MemMB) / float32(b.MemMB)
+	if c == MemoryOnly {
+		return mem
+	}
+	return max(mem, float32(a.VCores)/float32(b.VCores))
+}

@@ -82,7 +82,9 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		if st := t.Stage; r != n && st != nil && (st.asks != nil || st.rampup) && s.policy.KeepReservations {
 			s.moveReservation(t) // the node was reserved for the stage's request
 		} else {
-			s.Unreserve(r)
+			for t.reservedOn != nil {
+				s.Unreserve(t.reservedOn) // every node reserved for its request
+			}
 		}
 	}
 	j := t.Job
@@ -630,15 +632,49 @@ func (s *Sim) Reserve(n *Node, t *Task) error {
 
 // Unreserve cancels n's reservation.
 func (s *Sim) Unreserve(n *Node) {
-	if n.Reserved != nil {
-		n.Reserved.reservedOn = nil
-		n.Reserved = nil
-		last := s.reserved[len(s.reserved)-1]
-		s.reserved[n.resvAt] = last
-		last.resvAt = n.resvAt
-		s.reserved[len(s.reserved)-1] = nil
-		s.reserved = s.reserved[:len(s.reserved)-1]
+	t := n.Reserved
+	if t == nil {
+		return
 	}
+	n.Reserved = nil
+	last := s.reserved[len(s.reserved)-1]
+	s.reserved[n.resvAt] = last
+	last.resvAt = n.resvAt
+	s.reserved[len(s.reserved)-1] = nil
+	s.reserved = s.reserved[:len(s.reserved)-1]
+	switch {
+	case t.reservedOn != n:
+		t.extraResv--
+	case t.extraResv > 0:
+		// Another node reserved for the same request becomes the task's.
+		for _, m := range s.reserved {
+			if m.Reserved == t {
+				t.reservedOn = m
+				break
+			}
+		}
+		t.extraResv--
+	default:
+		t.reservedOn = nil
+	}
+}
+
+// reserveAgain reserves node n for task t's request, which holds another
+// node already: Hadoop's schedulers reserve nodes per request, not per
+// container, and may hold several for one container (FSAppAttempt.reserve
+// up to reservable-nodes; RegularContainerAllocator with starvation). The
+// policy bounds how many (Policy.KeepReservations); every one goes when t
+// gets its container.
+func (s *Sim) reserveAgain(n *Node, t *Task) {
+	if n.Reserved != nil || n.typed() || !s.Requestable(t) || !s.CalcOn(n).Fits(s.policy.Normalize.Apply(t.Req), n.Spec.Cap) {
+		return
+	}
+	s.stats.Reservations++
+	n.resvAt = len(s.reserved)
+	s.reserved = append(s.reserved, n)
+	n.Reserved = t
+	t.extraResv++
+	s.wake(n)
 }
 
 // ReservedOn returns the node reserved for t, or nil.

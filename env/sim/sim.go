@@ -458,7 +458,14 @@ func (s *Sim) arrive(j *Job) {
 	j.State = JobWaiting
 	s.arrived++
 	if next := int(j.ID) + 1; next < len(s.Jobs) {
-		s.schedule(s.Jobs[next].Spec.SubmitMs, evArrival, int32(next))
+		if s.Jobs[next].Spec.SubmitMs <= s.now {
+			// Jobs submitted at the same instant arrive together, before
+			// any other event of that instant (a node heartbeat queued
+			// earlier sees them all, as the oracle's driver plays it).
+			defer s.arrive(s.Jobs[next])
+		} else {
+			s.schedule(s.Jobs[next].Spec.SubmitMs, evArrival, int32(next))
+		}
 	}
 	s.waiting = append(s.waiting, j)
 	s.idle.cursorOK = false

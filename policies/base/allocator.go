@@ -96,9 +96,15 @@ type Allocator struct {
 	// to the allocation's own when it is more local. Sim.Job.Misses counts
 	// the opportunities, Sim.Job.Allowed holds the level.
 	FairLocality bool
+	// CapacityReservations bounds a request's reservations as the
+	// CapacityScheduler does (reservations.go): no new reservation, and no
+	// new container without giving one up, once the request holds as many
+	// as it asks for (plus its starvation).
+	CapacityReservations bool
 
-	jobs []*sim.Job
-	wait map[int32]waitFactor // by job ID: the cached locality wait factor
+	reReserved map[resvKey]int // by request: re-reservations since its last new or dropped one
+	jobs       []*sim.Job
+	wait       map[int32]waitFactor // by job ID: the cached locality wait factor
 }
 
 // MinAllocation is the scheduler's smallest container, its request
@@ -170,6 +176,9 @@ func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
 	}
 	if t := n.Reserved; t != nil {
 		if !s.FitsFree(t.Req, n) {
+			if a.CapacityReservations {
+				a.reReserve(t)
+			}
 			return
 		}
 		level := s.ContainerLevel(t, n)
@@ -247,12 +256,26 @@ func (a *Allocator) assignOne(s *sim.Sim, n *sim.Node) *sim.Task {
 			if !a.Reserve || a.Backfill > 0 || (a.Reservable != nil && !a.Reservable(s, t, n)) {
 				continue // try the next job
 			}
+			if a.CapacityReservations {
+				if !a.mayHoldNew(s, t, n) {
+					continue // LOCALITY_SKIPPED: the next job is tried
+				}
+				a.reserveNew(s, n, t)
+				return nil
+			}
 			s.ReserveRequest(n, t)
 			return nil
+		}
+		giveUp := -1
+		if a.CapacityReservations && !a.mayHoldNew(s, t, n) {
+			giveUp = reservedFor(s, keyOf(t)) - 1
 		}
 		level := s.ContainerLevel(t, n)
 		if err := s.Launch(t, n, sim.Guaranteed); err != nil {
 			panic(err) // TaskFor returned a requestable task that fits: a bug
+		}
+		if giveUp >= 0 {
+			a.giveUpOne(s, t, giveUp)
 		}
 		a.allocated(t, level)
 		a.launched(s, t)
@@ -477,7 +500,6 @@ func (a *Allocator) allocated(t *sim.Task, level sim.Locality) {
 }
 
 func (a *Allocator) launched(s *sim.Sim, t *sim.Task) {
-
 	for _, h := range a.Hooks {
 		h.Launched(s, t)
 	}

@@ -13,7 +13,7 @@ import (
 // caches each job's demand (what it holds plus what it asks for) and
 // recomputes the instantaneous fair shares, memory only (FairSharePolicy):
 // the queues with jobs split the cluster by weight, and a queue's jobs
-// split its share equally (ComputeFairShares; no queue or job has a min or
+// (those ended but not yet removed included) split its share equally (ComputeFairShares; no queue or job has a min or
 // max share here). Between updates the scheduler sees demand as cached
 // while usage is live, so a job offers itself for a container only while its
 // cached demand differs from what it holds: a new job, or new asks (a
@@ -63,13 +63,17 @@ func (u *Update) Control(s *sim.Sim) {
 	clear(u.jobShare)
 	u.queues = u.queues[:0]
 	jobsIn := map[string]int{}
-	for _, j := range s.Active() {
-		u.demand[j] = demand(s, j)
-		q := base.QueueOf(j)
-		if jobsIn[q] == 0 {
-			u.queues = append(u.queues, q)
+	// An ended job's application stays in its queue, and shares it, until
+	// its AM container is reported complete (sim.Finishing).
+	for _, jobs := range [2][]*sim.Job{s.Active(), s.Finishing()} {
+		for _, j := range jobs {
+			u.demand[j] = demand(s, j)
+			q := base.QueueOf(j)
+			if jobsIn[q] == 0 {
+				u.queues = append(u.queues, q)
+			}
+			jobsIn[q]++
 		}
-		jobsIn[q]++
 	}
 	// Active queues split the cluster's memory by weight (summed in sorted
 	// order: the same float sum every run).
