@@ -30,7 +30,7 @@ gotest: chromium
 	@echo "go test ./... (a line per package; while one runs long, which tests it is running)"
 	@set -o pipefail; $(GO) test -json ./... | $(GO) run ./internal/testprogress
 
-test: vet gotest pytest
+test: vet gotest oracletest pytest
 
 # The oracle (oracle/): a Maven module driving Hadoop 3.3.6's own
 # FairScheduler and CapacityScheduler in simulated time. The first build

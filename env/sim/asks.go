@@ -570,9 +570,9 @@ func (s *Sim) moveReservation(t *Task) {
 	t.reservedOn = nil
 	sub := s.unreservedRequest(st, t)
 	if sub == nil {
-		n.Reserved = t // Unreserve clears it
-		t.reservedOn = n
-		s.Unreserve(n)
+		// No other request: the reservation goes stale, dropped at the
+		// node's next heartbeat (dropReservations).
+		n.staleResv = true
 		return
 	}
 	n.Reserved = sub

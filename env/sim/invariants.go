@@ -77,7 +77,7 @@ func CheckInvariants(s *Sim) error {
 		if n.Reserved != nil {
 			reserved++
 		}
-		if n.Reserved != nil && (n.Reserved.State != TaskPending || n.Reserved.Job.State != JobAdmitted) {
+		if n.Reserved != nil && !n.staleResv && (n.Reserved.State != TaskPending || n.Reserved.Job.State != JobAdmitted) {
 			return fmt.Errorf("t=%d node %d: reserved for %s which is %v", s.now, n.ID, n.Reserved, n.Reserved.State)
 		}
 		allocG, allocO = allocG.Add(g), allocO.Add(o)

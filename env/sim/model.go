@@ -78,7 +78,10 @@ type Node struct {
 	// reported complete: their applications are removed right after the
 	// node's heartbeat (release.go).
 	removing []*Job
-	asleep   bool // in the idle set: its heartbeats are not queued
+	// staleResv: Reserved's request was met elsewhere; the scheduler
+	// drops the reservation at the node's next heartbeat (rm.go).
+	staleResv bool
+	asleep    bool // in the idle set: its heartbeats are not queued
 
 	boundaryAt Ms // time of the pending boundary event, -1 if none
 	pollAt     Ms // earliest poll due of a reducer here (Task.pollAt), -1 if none
@@ -165,6 +168,7 @@ type Job struct {
 	Allowed Locality
 
 	tasksLeft int
+	unfreed   int               // its finished containers awaiting their nodes' heartbeats (release.go)
 	amReadyMs Ms                // when the AM has started up and requested its tasks
 	active    int               // index in Sim.active
 	admitSeq  int               // order of admission (1, 2, ...)

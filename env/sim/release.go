@@ -39,6 +39,7 @@ func (s *Sim) free(n *Node, j *Job, alloc Res, kind ContainerKind) {
 // the heartbeat itself is processed (idle.go).
 func (s *Sim) releaseLater(n *Node, j *Job, alloc Res, kind ContainerKind, am bool) {
 	n.releasing = append(n.releasing, released{j, alloc, kind, am})
+	j.unfreed++
 	if am {
 		s.finishing = append(s.finishing, j)
 	}
@@ -78,6 +79,7 @@ func (s *Sim) releaseLater(n *Node, j *Job, alloc Res, kind ContainerKind, am bo
 func (s *Sim) release(n *Node) {
 	for _, r := range n.releasing {
 		s.free(n, r.job, r.alloc, r.kind)
+		r.job.unfreed--
 		s.touch(r.job)
 		if r.am {
 			if len(n.removing) == 0 {
@@ -98,10 +100,18 @@ func (s *Sim) release(n *Node) {
 // AMs (FSLeafQueue's AM usage, the CapacityScheduler's activated AMs), and
 // the CapacityScheduler activates waiting applications (LeafQueue.
 // removeApplicationAttempt).
+//
+// Removing an application releases its containers the nodes have not yet
+// reported complete (FairScheduler/CapacityScheduler.doneApplicationAttempt
+// completes every live container of the attempt): the cluster has them
+// back now, not at their nodes' next heartbeats.
 func (s *Sim) removeApps(n *Node) {
 	for _, j := range n.removing {
 		if i := slices.Index(s.finishing, j); i >= 0 {
 			s.finishing = slices.Delete(s.finishing, i, i+1)
+		}
+		if j.unfreed > 0 {
+			s.freeUnreported(j)
 		}
 	}
 	clear(n.removing)
@@ -115,3 +125,28 @@ func (s *Sim) removeApps(n *Node) {
 // node has not yet reported complete: the schedulers still hold their
 // applications (their AMs count against the AM limits) until then.
 func (s *Sim) Finishing() []*Job { return s.finishing }
+
+// freeUnreported frees ended job j's finished containers that their nodes
+// have not reported yet (removeApps).
+func (s *Sim) freeUnreported(j *Job) {
+	for _, m := range s.Nodes {
+		if len(m.releasing) == 0 {
+			continue
+		}
+		kept := m.releasing[:0]
+		for _, r := range m.releasing {
+			if r.job != j {
+				kept = append(kept, r)
+				continue
+			}
+			s.free(m, j, r.alloc, r.kind)
+			j.unfreed--
+			s.markDirty(m)
+		}
+		clear(m.releasing[len(kept):])
+		m.releasing = kept
+		if j.unfreed == 0 {
+			return
+		}
+	}
+}

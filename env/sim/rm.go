@@ -82,10 +82,10 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		if st := t.Stage; r != n && st != nil && (st.asks != nil || st.rampup) && s.policy.KeepReservations {
 			s.moveReservation(t) // the node was reserved for the stage's request
 		} else {
-			for t.reservedOn != nil {
-				s.Unreserve(t.reservedOn) // every node reserved for its request
-			}
+			s.dropReservations(t, n)
 		}
+	} else if n.Reserved == t {
+		s.Unreserve(n) // a stale or extra reservation of t's request, met here
 	}
 	j := t.Job
 	t.State = TaskRunning
@@ -642,6 +642,10 @@ func (s *Sim) Unreserve(n *Node) {
 	last.resvAt = n.resvAt
 	s.reserved[len(s.reserved)-1] = nil
 	s.reserved = s.reserved[:len(s.reserved)-1]
+	if n.staleResv {
+		n.staleResv = false // t no longer counts it
+		return
+	}
 	switch {
 	case t.reservedOn != n:
 		t.extraResv--
@@ -657,6 +661,28 @@ func (s *Sim) Unreserve(n *Node) {
 	default:
 		t.reservedOn = nil
 	}
+}
+
+// dropReservations ends the reservations held for t's request now that t
+// has a container on node n. Under Policy.KeepReservations the other
+// nodes stay reserved, stale, until their own next heartbeats, where the
+// scheduler finds the request no longer asked for and drops them
+// (FSAppAttempt.isValidReservation; RegularContainerAllocator.allocate
+// releases a reserved container whose request has no outstanding asks):
+// until then they count as reserved, and the nodes assign nothing else.
+func (s *Sim) dropReservations(t *Task, n *Node) {
+	for i := len(s.reserved) - 1; i >= 0; i-- {
+		m := s.reserved[i]
+		switch {
+		case m.Reserved != t || m.staleResv:
+		case m == n || !s.policy.KeepReservations:
+			m.staleResv = true // Unreserve drops it without t's bookkeeping
+			s.Unreserve(m)
+		default:
+			m.staleResv = true
+		}
+	}
+	t.reservedOn, t.extraResv = nil, 0
 }
 
 // reserveAgain reserves node n for task t's request, which holds another

@@ -101,6 +101,18 @@ type Allocator struct {
 	// new container without giving one up, once the request holds as many
 	// as it asks for (plus its starvation).
 	CapacityReservations bool
+	// AssignHeadroom, with CapacityReservations, is the job's headroom as
+	// the CapacityScheduler assigns against it (LeafQueue.getHeadroom:
+	// reserved containers count as held): a request that the headroom plus
+	// the job's own reservations cannot hold is skipped before its offer
+	// counts (checkHeadroom); one larger than the headroom alone reserves
+	// nothing, and takes a node that fits only by giving up one of its
+	// reservations (reservations.go, needToUnreserve).
+	AssignHeadroom func(s *sim.Sim, j *sim.Job) sim.Res
+	// OverUserLimit, with CapacityReservations, reports whether the job's
+	// user holds more than its limit: a container for it must then take
+	// the place of one of its reservations, as with a headroom too small.
+	OverUserLimit func(s *sim.Sim, j *sim.Job) bool
 
 	reReserved map[resvKey]int // by request: re-reservations since its last new or dropped one
 	jobs       []*sim.Job
@@ -173,6 +185,12 @@ func (a *Allocator) IdleNoop() bool {
 func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
 	if t := n.Reserved; t != nil && !s.StillAsked(t) {
 		s.Unreserve(n) // its request is no longer asked for: the heartbeat goes on
+		if a.CapacityReservations {
+			// CapacityScheduler.allocateContainerOnSingleNode: a node
+			// reserved at its heartbeat serves the reservation alone,
+			// whatever becomes of it.
+			return
+		}
 	}
 	if t := n.Reserved; t != nil {
 		if !s.FitsFree(t.Req, n) {
@@ -196,6 +214,9 @@ func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
 			}
 		} else {
 			s.Unreserve(n)
+			if a.CapacityReservations {
+				return
+			}
 		}
 	}
 	b := Beat{FreeAtStart: n.Free()}
@@ -257,7 +278,7 @@ func (a *Allocator) assignOne(s *sim.Sim, n *sim.Node) *sim.Task {
 				continue // try the next job
 			}
 			if a.CapacityReservations {
-				if !a.mayHoldNew(s, t, n) {
+				if !a.mayHoldNew(s, t, n) || a.needToUnreserve(s, t) {
 					continue // LOCALITY_SKIPPED: the next job is tried
 				}
 				a.reserveNew(s, n, t)
@@ -267,8 +288,11 @@ func (a *Allocator) assignOne(s *sim.Sim, n *sim.Node) *sim.Task {
 			return nil
 		}
 		giveUp := -1
-		if a.CapacityReservations && !a.mayHoldNew(s, t, n) {
+		if a.CapacityReservations && (!a.mayHoldNew(s, t, n) || a.needToUnreserve(s, t)) {
 			giveUp = reservedFor(s, keyOf(t)) - 1
+			if giveUp < 0 {
+				continue // nothing of its own to give up: LOCALITY_SKIPPED
+			}
 		}
 		level := s.ContainerLevel(t, n)
 		if err := s.Launch(t, n, sim.Guaranteed); err != nil {
@@ -317,6 +341,12 @@ func (a *Allocator) TaskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
 	if d := int(a.LocalityDelay); d > 0 {
 		switch {
 		case a.CapacityLocality:
+			if p := s.NextTask(j, n, sim.OffRack); p != nil && (!a.Allowed(s, p, n) || !a.headroomHolds(s, p)) {
+				// RegularContainerAllocator.preCheckForNodeCandidateSet:
+				// a request the limits' headroom cannot hold is skipped
+				// before the offer counts as an opportunity.
+				return nil
+			}
 			max = a.capacityAllowed(s, j, d, offered)
 		case a.FairLocality:
 			max = fairAllowed(s, j, d)

@@ -111,3 +111,28 @@ func (a *Allocator) giveUpOne(s *sim.Sim, t *sim.Task, wanted int) {
 		delete(a.reReserved, k)
 	}
 }
+
+// headroomHolds is checkHeadroom: the job's headroom plus what it has
+// reserved holds t's request (memory, as the DefaultResourceCalculator).
+func (a *Allocator) headroomHolds(s *sim.Sim, t *sim.Task) bool {
+	if !a.CapacityReservations || a.AssignHeadroom == nil {
+		return true
+	}
+	var own int64
+	for _, m := range s.ReservedNodes() {
+		if m.Reserved.Job == t.Job {
+			own += s.Normalized(m.Reserved.Req).MemMB
+		}
+	}
+	return a.AssignHeadroom(s, t.Job).MemMB+own >= s.Normalized(t.Req).MemMB
+}
+
+// needToUnreserve: t's request is larger than the job's headroom, or its
+// user is over its limit, so it may be held only in place of one of the
+// job's reservations (RegularContainerAllocator.assignContainer).
+func (a *Allocator) needToUnreserve(s *sim.Sim, t *sim.Task) bool {
+	if a.OverUserLimit != nil && a.OverUserLimit(s, t.Job) {
+		return true
+	}
+	return a.AssignHeadroom != nil && a.AssignHeadroom(s, t.Job).MemMB < s.Normalized(t.Req).MemMB
+}

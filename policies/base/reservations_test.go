@@ -21,10 +21,11 @@ func TestCapacityReservationStarvation(t *testing.T) {
 		bounded bool
 		atMost  []int // the most nodes reserved in seconds 0, 1, 2, 3
 	}{
-		// Reserved on the first heartbeat after 0.1 s; that node fails
-		// again one and two heartbeats later (starved after the second,
-		// past 2 s), and the next node to beat is reserved too.
-		{true, []int{1, 1, 1, 2}},
+		// Reserved on the first heartbeat it can be (within the first
+		// second); that node fails again one and two heartbeats later
+		// (starved after the second, in the third second), and the next
+		// node to beat is reserved too. -1: either 1 or 2.
+		{true, []int{1, 1, -1, 2}},
 		{false, []int{1, 1, 1, 1}},
 	} {
 		a := &base.Allocator{Order: fifo.Order{}, Reserve: true, CapacityReservations: c.bounded}
@@ -47,8 +48,16 @@ func TestCapacityReservationStarvation(t *testing.T) {
 				if err := sim.CheckInvariants(s); err != nil {
 					t.Fatal(err)
 				}
+				// The big job's reservations (a blocker's, met elsewhere,
+				// stays until its node's heartbeat: not counted here).
+				k := 0
+				for _, n := range s.ReservedNodes() {
+					if n.Reserved.Job.ID == 1 {
+						k++
+					}
+				}
 				if sec := int(s.Now() / 1000); sec < len(most) {
-					most[sec] = max(most[sec], len(s.ReservedNodes()))
+					most[sec] = max(most[sec], k)
 				}
 			}}
 		s, err := sim.New(cfg)
@@ -57,7 +66,7 @@ func TestCapacityReservationStarvation(t *testing.T) {
 		}
 		s.Run()
 		for sec, want := range c.atMost {
-			if most[sec] != want {
+			if most[sec] != want && !(want == -1 && (most[sec] == 1 || most[sec] == 2)) {
 				t.Errorf("bounded %v: second %d: at most %d nodes reserved, want %d (all: %v)", c.bounded, sec, most[sec], want, most)
 			}
 		}

@@ -37,7 +37,7 @@ func New(sp base.Spec) (*sim.Policy, error) {
 		return nil, err
 	}
 	var multiple, maxContainers, maxOffSwitch float64
-	a := &base.Allocator{Order: q, Limits: []base.Limit{q}, Hooks: []base.Launched{q}, Reserve: true, ReservedAlone: true, CapacityLocality: true, CapacityReservations: true,
+	a := &base.Allocator{Order: q, Limits: []base.Limit{q}, Hooks: []base.Launched{q}, Reserve: true, ReservedAlone: true, CapacityLocality: true, CapacityReservations: true, AssignHeadroom: q.AssignHeadroom, OverUserLimit: q.OverUserLimit,
 		Continue: func(b base.Beat) bool {
 			return multiple != 0 && float64(b.OffSwitch) < maxOffSwitch && (maxContainers < 0 || float64(b.Containers) < maxContainers)
 		}}

@@ -56,9 +56,13 @@ func (q *Queues) Prepare(s *sim.Sim) {
 	for i := range q.queues {
 		q.queues[i].used = sim.Res{}
 	}
-	for _, j := range s.Active() {
-		qu := q.of(base.QueueOf(j))
-		qu.used = qu.used.Add(j.Alloc.Sub(j.OppAlloc))
+	// An ended job's application holds its AM container, in its queue,
+	// until it is removed (sim.Finishing).
+	for _, jobs := range [2][]*sim.Job{s.Active(), s.Finishing()} {
+		for _, j := range jobs {
+			qu := q.of(base.QueueOf(j))
+			qu.used = qu.used.Add(j.Alloc.Sub(j.OppAlloc))
+		}
 	}
 	for _, n := range s.ReservedNodes() {
 		qu := q.of(base.QueueOf(n.Reserved.Job))
@@ -115,7 +119,7 @@ func (q *Queues) index(name string) int {
 // LeafQueue.canAssignToUser), memory only as the DefaultResourceCalculator
 // compares.
 func (q *Queues) Allow(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
-	if t.ReservedOn() == n {
+	if n.Reserved == t {
 		return true // charged when reserved: fulfilling it checks no limit (LeafQueue.accept)
 	}
 	qu := q.of(base.QueueOf(t.Job))
@@ -124,10 +128,30 @@ func (q *Queues) Allow(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 	if !t.Sized {
 		req = s.Normalized(req)
 	}
-	if float64(qu.used.MemMB+req.MemMB) > qu.maxCap*mem+0.5 {
+	// checkHeadroom: the headroom plus what the job has reserved must hold
+	// the request, so the job's own reservations do not count against it.
+	var own int64
+	for _, m := range s.ReservedNodes() {
+		if m.Reserved.Job == t.Job {
+			own += s.Normalized(m.Reserved.Req).MemMB
+		}
+	}
+	if float64(qu.used.MemMB-own+req.MemMB) > qu.maxCap*mem+0.5 {
 		return false
 	}
-	return float64(qu.used.MemMB) <= q.userLimitMB(s, qu)
+	// LeafQueue.canAssignToUser with reservations-continue-looking: a user
+	// over its limit may still be assigned while its job's reservations
+	// make up the excess, by giving one up (OverUserLimit).
+	return float64(qu.used.MemMB-own) <= q.userLimitMB(s, qu)
+}
+
+// OverUserLimit reports whether job j's user holds more than its limit
+// (reservations included), so that a container for j must take the place
+// of one of its reservations (LeafQueue.canAssignToUser sets
+// amountNeededUnreserve; base.Allocator.OverUserLimit).
+func (q *Queues) OverUserLimit(s *sim.Sim, j *sim.Job) bool {
+	qu := q.of(base.QueueOf(j))
+	return float64(qu.used.MemMB) > q.userLimitMB(s, qu)
 }
 
 // userLimitMB is the one user's limit in queue qu: with
@@ -206,7 +230,8 @@ func (q *Queues) maxLoad() float64 {
 // (LeafQueue.getHeadroom): its user's limit less what the user holds, and
 // the queue's current limit less what the queue holds, whichever is
 // smaller, rounded down to the minimum allocation, and no more than the
-// cluster's free memory. Memory only (DefaultResourceCalculator).
+// cluster's free memory; reserved containers count as held. Memory only
+// (DefaultResourceCalculator).
 func (q *Queues) Headroom(s *sim.Sim, j *sim.Job) sim.Res {
 	name := base.QueueOf(j)
 	qu := q.of(name)
@@ -214,12 +239,14 @@ func (q *Queues) Headroom(s *sim.Sim, j *sim.Job) sim.Res {
 	if len(q.queues) == 1 {
 		used = s.Allocated().MemMB
 	} else {
-		for _, o := range s.Active() {
-			m := o.Alloc.MemMB - o.OppAlloc.MemMB
-			if base.QueueOf(o) == name {
-				used += m
-			} else {
-				others += m
+		for _, jobs := range [2][]*sim.Job{s.Active(), s.Finishing()} {
+			for _, o := range jobs {
+				m := o.Alloc.MemMB - o.OppAlloc.MemMB
+				if base.QueueOf(o) == name {
+					used += m
+				} else {
+					others += m
+				}
 			}
 		}
 	}
@@ -238,7 +265,44 @@ func (q *Queues) Headroom(s *sim.Sim, j *sim.Job) sim.Res {
 	if step := float64(base.MinAllocation(s).MemMB); step > 0 {
 		h = math.Trunc(h/step) * step
 	}
+	// The cluster's free resources as the root queue counts them: its
+	// usage holds the reserved containers too.
 	free := s.Capacity().Sub(s.Allocated())
+	for _, n := range s.ReservedNodes() {
+		free.MemMB -= s.Normalized(n.Reserved.Req).MemMB
+	}
 	h = math.Min(h, float64(free.MemMB))
 	return sim.Res{MemMB: int64(h), VCores: free.VCores}
+}
+
+// AssignHeadroom is the headroom the scheduler assigns job j's containers
+// against (base.Allocator.AssignHeadroom): its queue's current limit less
+// what the queue holds, reserved containers included (AbstractCSQueue.
+// canAssignToThisQueue sets it: the smaller of max-capacity and the
+// cluster's free resources plus the queue's own usage,
+// getCurrentLimitResource). The user limit is not in it (LeafQueue.
+// canAssignToUser refuses a user only once it holds more than its limit).
+// Memory only.
+func (q *Queues) AssignHeadroom(s *sim.Sim, j *sim.Job) sim.Res {
+	name := base.QueueOf(j)
+	qu := q.of(name)
+	var used int64
+	for _, jobs := range [2][]*sim.Job{s.Active(), s.Finishing()} {
+		for _, o := range jobs {
+			if base.QueueOf(o) == name {
+				used += o.Alloc.MemMB - o.OppAlloc.MemMB
+			}
+		}
+	}
+	free := s.Capacity().Sub(s.Allocated())
+	for _, n := range s.ReservedNodes() {
+		m := s.Normalized(n.Reserved.Req).MemMB
+		free.MemMB -= m
+		if base.QueueOf(n.Reserved.Job) == name {
+			used += m
+		}
+	}
+	mem := float64(s.Capacity().MemMB)
+	h := math.Min(qu.maxCap*mem-float64(used), float64(free.MemMB))
+	return sim.Res{MemMB: int64(math.Floor(h)), VCores: free.VCores}
 }

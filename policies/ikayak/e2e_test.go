@@ -74,35 +74,41 @@ func TestEndToEnd(t *testing.T) {
 
 // TestPredictorScenario: on the Fig. 9 workload (scaled down to 400 maps a
 // job) the predictor scores every reducer, and the second round's remaining
-// times come out within an NRMSE of 0.3 on average (the full-size
-// reproduction is in benchmarks/repro/ikayak). At 150 maps a job, with the
-// disks' seek loss, one seed's few reducers scored 0.35 (others 0.15-0.17);
-// 400 maps give 0.16-0.18 over seeds 1, 3 and 5.
+// times come out within an NRMSE of 0.3, averaged over seeds 1-8 (the
+// full-size reproduction is in benchmarks/repro/ikayak). One seed's few
+// reducers vary: measured 0.18-0.40 per seed, 0.265 on average.
 // Reference: iKayak Sec. 5.3, Fig. 9(a).
 func TestPredictorScenario(t *testing.T) {
 	var sets []string
 	for i := 0; i < 3; i++ {
 		sets = append(sets, "workload.jobs."+string(rune('0'+i))+".stages.0.tasks=400")
 	}
-	r := runScenario(t, "ikayak-predict", "ikayak", sets, true)
-	var p *ikayak.Predictor
-	for _, c := range r.Sim.Policy().Controls {
-		if q, ok := c.(*ikayak.Predictor); ok {
-			p = q
-		}
-	}
-	if len(p.Scores) != 6*12 {
-		t.Fatalf("%d reducers scored, want 72", len(p.Scores))
-	}
 	sum, n := 0.0, 0
-	for _, sc := range p.Scores {
-		if sc.Job >= 3 {
-			sum += sc.NRMSE
-			n++
+	for seed := uint64(1); seed <= 8; seed++ {
+		r := runSeed(t, seed, "ikayak-predict", "ikayak", sets, true)
+		var p *ikayak.Predictor
+		for _, c := range r.Sim.Policy().Controls {
+			if q, ok := c.(*ikayak.Predictor); ok {
+				p = q
+			}
+		}
+		if len(p.Scores) != 6*12 {
+			t.Fatalf("seed %d: %d reducers scored, want 72", seed, len(p.Scores))
+		}
+		k := 0
+		for _, sc := range p.Scores {
+			if sc.Job >= 3 {
+				sum += sc.NRMSE
+				n++
+				k++
+			}
+		}
+		if k != 36 {
+			t.Fatalf("seed %d: %d second-round reducers scored, want 36", seed, k)
 		}
 	}
-	if n != 36 || sum/float64(n) > 0.3 {
-		t.Fatalf("mean NRMSE %.3f over %d second-round reducers", sum/float64(max(n, 1)), n)
+	if sum/float64(n) > 0.3 {
+		t.Fatalf("mean NRMSE %.3f over %d second-round reducers of seeds 1-8", sum/float64(n), n)
 	}
 }
 
