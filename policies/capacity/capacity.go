@@ -14,7 +14,13 @@
 //     off-switch one (per-node-heartbeat.maximum-offswitch-assignments 1: a
 //     request for any node, as AMs, reducers and executors make, is
 //     off-switch) or 100 in all; a request first in line that does not fit
-//     reserves the node, which then serves it alone;
+//     reserves the node, which at its next heartbeat serves the
+//     reservation alone, whatever becomes of it;
+//   - a request holds at most as many reservations as it asks containers
+//     (plus its re-reservation starvation), reserves nothing while over its
+//     queue headroom or user limit, and then takes a container only in
+//     place of one of its reservations (reservations-continue-looking;
+//     base.Allocator.CapacityReservations, AssignHeadroom, OverUserLimit);
 //   - delay scheduling: node-locality-delay (40, at most the node count)
 //     missed opportunities before rack-local, and off-switch once they
 //     exceed the pending maps times the locality wait factor.

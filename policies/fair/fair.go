@@ -11,7 +11,12 @@
 //   - maxAMShare against the queue's fair share in memory and the cluster's
 //     unallocated vCores (amshare.go);
 //   - a node is reserved only for a starved job's request of at least 2 GB
-//     (reserve.go), and a reserved node serves its request alone;
+//     (reserve.go), and a reserved node serves its request alone; one
+//     request may hold several nodes (up to reservable-nodes off its
+//     block's node), and those left when it is met elsewhere stand until
+//     their nodes' next heartbeats;
+//   - jobs ended but not yet removed (their AM container unreported) still
+//     share their queue and count against its AM limit;
 //   - requests are rounded up to 1024 MB (increment-allocation), and fit a
 //     node only if both memory and vCores do;
 //   - delay scheduling, when locality_delay is set, counts every offer of
