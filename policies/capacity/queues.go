@@ -284,25 +284,12 @@ func (q *Queues) Headroom(s *sim.Sim, j *sim.Job) sim.Res {
 // canAssignToUser refuses a user only once it holds more than its limit).
 // Memory only.
 func (q *Queues) AssignHeadroom(s *sim.Sim, j *sim.Job) sim.Res {
-	name := base.QueueOf(j)
-	qu := q.of(name)
-	var used int64
-	for _, jobs := range [2][]*sim.Job{s.Active(), s.Finishing()} {
-		for _, o := range jobs {
-			if base.QueueOf(o) == name {
-				used += o.Alloc.MemMB - o.OppAlloc.MemMB
-			}
-		}
-	}
+	qu := q.of(base.QueueOf(j)) // used: the ranking's snapshot, kept current by Launched
 	free := s.Capacity().Sub(s.Allocated())
 	for _, n := range s.ReservedNodes() {
-		m := s.Normalized(n.Reserved.Req).MemMB
-		free.MemMB -= m
-		if base.QueueOf(n.Reserved.Job) == name {
-			used += m
-		}
+		free.MemMB -= s.Normalized(n.Reserved.Req).MemMB
 	}
 	mem := float64(s.Capacity().MemMB)
-	h := math.Min(qu.maxCap*mem-float64(used), float64(free.MemMB))
+	h := math.Min(qu.maxCap*mem-float64(qu.used.MemMB), float64(free.MemMB))
 	return sim.Res{MemMB: int64(math.Floor(h)), VCores: free.VCores}
 }
