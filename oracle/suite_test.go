@@ -17,29 +17,50 @@ import (
 
 // known lists the suite's pairs that do not meet the bar, each with why and
 // its measured size; they run and are reported, and a known pair that
-// starts to agree fails the test so that the entry is removed. Empty: every
-// pair agrees.
-var known = map[string]string{}
+// starts to agree fails the test so that the entry is removed.
+var known = map[string]string{
+	"paper/opera-mr/fair": "33 % of jobs within 10 %, mean ratio 1.248: yarngym's terasort and wordcount jobs take 19-42 % longer; " +
+		"the first divergence (75.4 s) is the MapReduce AM releasing a reducer container Hadoop's AM keeps (reduces.go against RMContainerAllocator), not yet fixed",
+	"paper/dress-spark/capacity": "20 % of jobs within 10 %, mean ratio 0.883: yarngym's Spark-on-YARN jobs (one short container per task, at most the executor count held) finish 12 % sooner than under Hadoop's CapacityScheduler; not yet traced",
+}
+
+// paperScenarios are the papers' built-in scenarios whose stock baseline
+// runs on Fair or Capacity, uncontended as the oracle requires: the
+// baselines the papers' mechanisms are measured against.
+var paperScenarios = []struct{ name, policy string }{
+	{"autoadmin-66", "fair"}, {"opera-mr", "fair"}, {"dress-mr", "capacity"}, {"dress-spark", "capacity"}, {"ikayak", "capacity"},
+}
 
 // TestSuite runs every scenario of the comparison suite (scenarios/*.toml)
-// under yarngym's fair and capacity beside Hadoop 3.3.6's own
-// FairScheduler and CapacityScheduler on the same realised workload, and
-// asks of each pair that at least 90 % of the jobs finish within 10 % of
-// Hadoop's completion time and that the mean completion time is within 5 %.
+// under yarngym's fair and capacity, and the papers' scenarios under their
+// stock baseline (paperScenarios), beside Hadoop 3.3.6's own FairScheduler
+// and CapacityScheduler on the same realised workload, and asks of each pair
+// that at least 90 % of the jobs finish within 10 % of Hadoop's completion
+// time and that the mean completion time is within 5 %.
 func TestSuite(t *testing.T) {
 	d := driver(t)
 	files, err := filepath.Glob("scenarios/*.toml")
 	if err != nil || len(files) < 8 {
 		t.Fatalf("the suite has %d scenarios (want at least 8): %v", len(files), err)
 	}
-	var mu = make(chan struct{}, 1)
-	var lines []string
+	type pair struct{ name, scenario, policy string }
+	var pairs []pair
 	for _, f := range files {
 		for _, policy := range []string{"fair", "capacity"} {
-			name := strings.TrimSuffix(filepath.Base(f), ".toml") + "/" + policy
+			pairs = append(pairs, pair{strings.TrimSuffix(filepath.Base(f), ".toml") + "/" + policy, f, policy})
+		}
+	}
+	for _, p := range paperScenarios {
+		pairs = append(pairs, pair{"paper/" + p.name + "/" + p.policy, p.name, p.policy})
+	}
+	var mu = make(chan struct{}, 1)
+	var lines []string
+	for _, pr := range pairs {
+		{
+			name, policy := pr.name, pr.policy
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				sc, err := scenario.Load(f, nil)
+				sc, err := scenario.Load(pr.scenario, []string{"model.contention=false"})
 				if err != nil {
 					t.Fatal(err)
 				}
