@@ -16,8 +16,9 @@ package task
 //     but one hour's few huge slowdowns dominate the paired differences:
 //     the spread is 1.0-1.1 s.e. over 10 seeds.
 //
-// Registered as a control task (Task.Control; flat, a negative control for
-// learners): iKayak's suspension v and theta (ikayak.go).
+// (iKayak's suspension v and theta was registered as a control task until
+// the CapacityScheduler under it followed Hadoop's reservation rules; it
+// responds since: ikayak.go.)
 var registry = []func() *Task{
 	autoAdmin66Fair,
 	autoAdminScale,
