@@ -20,7 +20,7 @@ import (
 // starts to agree fails the test so that the entry is removed.
 var known = map[string]string{
 	"paper/opera-mr/fair": "33 % of jobs within 10 %, mean ratio 1.248: yarngym's terasort and wordcount jobs take 19-42 % longer; " +
-		"the first divergence (75.4 s) is the MapReduce AM releasing a reducer container Hadoop's AM keeps (reduces.go against RMContainerAllocator), not yet fixed",
+		"the first divergence (75.4 s) is yarngym's MapReduce AM releasing a reducer container the driver's AM (AppMaster, after RMContainerAllocator) assigns; not yet fixed",
 	"paper/dress-spark/capacity": "20 % of jobs within 10 %, mean ratio 0.883: yarngym's Spark-on-YARN jobs (one short container per task, at most the executor count held) finish 12 % sooner than under Hadoop's CapacityScheduler; not yet traced",
 }
 
