@@ -214,7 +214,13 @@ type Stage struct {
 	// givenSince counts the reducers given since the AM's last heartbeat;
 	// redBatch holds those bound to a reducer, in the order given.
 	givenSince int
-	redBatch   []*Task
+	// unreported counts the stage's containers whose task ended and whose
+	// completion its AM has not yet been told (an allocate() response
+	// reports a container once its node has: RMContainerAllocator keeps it
+	// among the assigned until then); freedSince those of them freed since
+	// the AM's last heartbeat.
+	unreported, freedSince int
+	redBatch               []*Task
 	// asks: a map stage whose AM asks by location (asks.go); nil if not.
 	asks *mapAsks
 	// amSched is how many reducers the AM has scheduled and not yet

@@ -76,6 +76,11 @@ func (s *Sim) amBeat(j *Job) {
 	if len(j.excess) > 0 {
 		s.freeExcess(j, false) // released with this allocate()
 	}
+	for _, st := range j.Stages {
+		// This allocate()'s response reports the containers freed since.
+		st.unreported -= st.freedSince
+		st.freedSince = 0
+	}
 	more := len(j.excess) > 0
 	for _, st := range j.Stages {
 		if a := st.asks; a != nil {
@@ -126,13 +131,14 @@ func (s *Sim) scheduleReduces(j *Job, st *Stage) int {
 	// (not yet asked for).
 	assignedR := st.Running
 	waiting := len(st.Tasks) - st.Done - assignedR - st.amSched
+	assignedR += st.unreported // the AM's assigned: ended but not yet reported
 	if waiting <= 0 && st.amSched == 0 {
 		return st.amSched
 	}
 	// Its maps: scheduled until it assigns them to a container it received
 	// (those given since its last heartbeat are still scheduled: asks.go),
 	// assigned from then on.
-	scheduled, assigned := maps.Pending, maps.Running
+	scheduled, assigned := maps.Pending, maps.Running+maps.unreported
 	if maps.asks != nil {
 		b := maps.asks.boundCount()
 		scheduled += b
@@ -201,7 +207,7 @@ func containers(calc Calculator, r, c Res) int {
 // and the maps never run. It reports whether it fired.
 func (s *Sim) preemptForMaps(j *Job, st *Stage) bool {
 	maps := j.Stages[st.Index-1]
-	scheduled, assigned := maps.Pending, maps.Running
+	scheduled, assigned := maps.Pending, maps.Running+maps.unreported
 	if maps.asks != nil {
 		b := maps.asks.boundCount()
 		scheduled += b

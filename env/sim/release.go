@@ -18,6 +18,7 @@ type released struct {
 	alloc Res
 	kind  ContainerKind
 	am    bool
+	stage *Stage // the task's stage, nil for an AM
 }
 
 // free returns a container's resources to its node, job and the cluster.
@@ -37,8 +38,8 @@ func (s *Sim) free(n *Node, j *Job, alloc Res, kind ContainerKind) {
 // releaseLater frees a finished container at node n's next heartbeat: an
 // event just before it, so that it happens at that instant whether or not
 // the heartbeat itself is processed (idle.go).
-func (s *Sim) releaseLater(n *Node, j *Job, alloc Res, kind ContainerKind, am bool) {
-	n.releasing = append(n.releasing, released{j, alloc, kind, am})
+func (s *Sim) releaseLater(n *Node, j *Job, alloc Res, kind ContainerKind, am bool, st *Stage) {
+	n.releasing = append(n.releasing, released{j, alloc, kind, am, st})
 	j.unfreed++
 	if am {
 		s.finishing = append(s.finishing, j)
@@ -80,6 +81,9 @@ func (s *Sim) release(n *Node) {
 	for _, r := range n.releasing {
 		s.free(n, r.job, r.alloc, r.kind)
 		r.job.unfreed--
+		if r.stage != nil && r.stage.unreported > 0 {
+			r.stage.freedSince++
+		}
 		s.touch(r.job)
 		if r.am {
 			if len(n.removing) == 0 {

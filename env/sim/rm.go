@@ -251,10 +251,17 @@ func (s *Sim) removeContainer(t *Task, later bool) {
 		n.Containers[i].pos = i
 	}
 	j := t.Job
+	st := t.Stage
+	if later && st != nil && (st.rampup || st.asks != nil) {
+		st.unreported++ // the AM counts it assigned until told (reduces.go)
+	}
 	if later && !s.model.ImmediateRelease {
-		s.releaseLater(n, j, t.Alloc, t.Container, t.Kind == KindAM)
+		s.releaseLater(n, j, t.Alloc, t.Container, t.Kind == KindAM, st)
 	} else {
 		s.free(n, j, t.Alloc, t.Container)
+		if later && st != nil && st.unreported > 0 {
+			st.freedSince++
+		}
 	}
 	j.Running--
 	if t.Stage != nil {
