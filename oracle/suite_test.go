@@ -20,7 +20,7 @@ import (
 // starts to agree fails the test so that the entry is removed.
 var known = map[string]string{
 	"paper/opera-mr/fair": "33 % of jobs within 10 %, mean ratio 1.227: yarngym's terasort and wordcount jobs take longer; " +
-		"the first divergence is at 909 s (a reducer container Hadoop's scheduler gives job 4 on node 2 and yarngym's does not); not yet traced",
+		"the first divergence is at 909 s (job 4's AM asks for one reducer more in Hadoop: its headroom at 907.35 s is one <2 vCores, 1 GB> container larger there); not yet traced further",
 	"paper/dress-spark/capacity": "20 % of jobs within 10 %, mean ratio 0.883: yarngym's Spark-on-YARN jobs (one short container per task, at most the executor count held) finish 12 % sooner than under Hadoop's CapacityScheduler; not yet traced",
 }
 
