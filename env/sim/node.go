@@ -7,6 +7,17 @@ import "math"
 // end at the event may be left with float dust.
 const epsWork = 1e-6
 
+// ceilMs rounds a time in milliseconds up to a whole one, float dust
+// within 1e-6 ms of a whole millisecond rounded to it (a phase that ends
+// at 27,420 ms computed as 27,420.000000001 ends then, as the oracle's
+// driver computes it: oracle/FORMAT.md), so that no end slips by 1 ms.
+func ceilMs(ms float64) Ms {
+	if r := math.Round(ms); math.Abs(ms-r) <= 1e-6 {
+		return Ms(r)
+	}
+	return Ms(math.Ceil(ms))
+}
+
 func (s *Sim) markDirty(n *Node) {
 	if !n.dirty {
 		n.dirty = true
@@ -283,7 +294,7 @@ func (s *Sim) recompute(n *Node) {
 	}
 	at := Ms(-1)
 	if !math.IsInf(next, 1) {
-		at = s.now + Ms(math.Ceil(next*1000))
+		at = s.now + ceilMs(next*1000)
 		if at <= s.now {
 			at = s.now + 1
 		}
