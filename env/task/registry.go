@@ -16,9 +16,9 @@ package task
 //     but one hour's few huge slowdowns dominate the paired differences:
 //     the spread is 1.0-1.1 s.e. over 10 seeds.
 //
-// (iKayak's suspension v and theta was registered as a control task until
-// the CapacityScheduler under it followed Hadoop's reservation rules; it
-// responds since: ikayak.go.)
+// Registered as a control task (Task.Control; its grid's spread is not
+// confirmed on held-out seeds, a negative control for learners): iKayak's
+// suspension v and theta (ikayak.go).
 var registry = []func() *Task{
 	autoAdmin66Fair,
 	autoAdminScale,
