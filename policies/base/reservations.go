@@ -118,13 +118,19 @@ func (a *Allocator) headroomHolds(s *sim.Sim, t *sim.Task) bool {
 	if !a.CapacityReservations || a.AssignHeadroom == nil {
 		return true
 	}
-	var own int64
+	return a.AssignHeadroom(s, t.Job).MemMB+ReservedMB(s, t.Job) >= s.Normalized(t.Req).MemMB
+}
+
+// ReservedMB is the memory of the nodes reserved for job j (all jobs when j
+// is nil), as the scheduler books them: normalized.
+func ReservedMB(s *sim.Sim, j *sim.Job) int64 {
+	var mb int64
 	for _, m := range s.ReservedNodes() {
-		if m.Reserved.Job == t.Job {
-			own += s.Normalized(m.Reserved.Req).MemMB
+		if j == nil || m.Reserved.Job == j {
+			mb += s.Normalized(m.Reserved.Req).MemMB
 		}
 	}
-	return a.AssignHeadroom(s, t.Job).MemMB+own >= s.Normalized(t.Req).MemMB
+	return mb
 }
 
 // needToUnreserve: t's request is larger than the job's headroom, or its

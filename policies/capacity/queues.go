@@ -130,12 +130,7 @@ func (q *Queues) Allow(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 	}
 	// checkHeadroom: the headroom plus what the job has reserved must hold
 	// the request, so the job's own reservations do not count against it.
-	var own int64
-	for _, m := range s.ReservedNodes() {
-		if m.Reserved.Job == t.Job {
-			own += s.Normalized(m.Reserved.Req).MemMB
-		}
-	}
+	own := base.ReservedMB(s, t.Job)
 	if float64(qu.used.MemMB-own+req.MemMB) > qu.maxCap*mem+0.5 {
 		return false
 	}
@@ -268,9 +263,7 @@ func (q *Queues) Headroom(s *sim.Sim, j *sim.Job) sim.Res {
 	// The cluster's free resources as the root queue counts them: its
 	// usage holds the reserved containers too.
 	free := s.Capacity().Sub(s.Allocated())
-	for _, n := range s.ReservedNodes() {
-		free.MemMB -= s.Normalized(n.Reserved.Req).MemMB
-	}
+	free.MemMB -= base.ReservedMB(s, nil)
 	h = math.Min(h, float64(free.MemMB))
 	return sim.Res{MemMB: int64(h), VCores: free.VCores}
 }
@@ -286,9 +279,7 @@ func (q *Queues) Headroom(s *sim.Sim, j *sim.Job) sim.Res {
 func (q *Queues) AssignHeadroom(s *sim.Sim, j *sim.Job) sim.Res {
 	qu := q.of(base.QueueOf(j)) // used: the ranking's snapshot, kept current by Launched
 	free := s.Capacity().Sub(s.Allocated())
-	for _, n := range s.ReservedNodes() {
-		free.MemMB -= s.Normalized(n.Reserved.Req).MemMB
-	}
+	free.MemMB -= base.ReservedMB(s, nil) // the root queue's usage holds reservations
 	mem := float64(s.Capacity().MemMB)
 	h := math.Min(qu.maxCap*mem-float64(qu.used.MemMB), float64(free.MemMB))
 	return sim.Res{MemMB: int64(math.Floor(h)), VCores: free.VCores}
