@@ -115,6 +115,8 @@ type Allocator struct {
 	OverUserLimit func(s *sim.Sim, j *sim.Job) bool
 
 	reReserved map[resvKey]int // by request: re-reservations since its last new or dropped one
+	maxAlloc   sim.Res         // the largest node's capacity in maxAllocOf's run
+	maxAllocOf *sim.Sim
 	jobs       []*sim.Job
 	wait       map[int32]waitFactor // by job ID: the cached locality wait factor
 }

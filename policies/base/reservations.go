@@ -66,11 +66,7 @@ func (a *Allocator) mayHoldNew(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 	if reserved == 0 {
 		return outstanding(t) > 0
 	}
-	var maxAlloc sim.Res
-	for _, m := range s.Nodes {
-		maxAlloc.MemMB = max(maxAlloc.MemMB, m.Spec.Cap.MemMB)
-		maxAlloc.VCores = max(maxAlloc.VCores, m.Spec.Cap.VCores)
-	}
+	maxAlloc := a.maxAllocation(s)
 	calc := s.CalcOn(n)
 	minAlloc := MinAllocation(s)
 	nodeFactor := calc.Ratio(s.Normalized(t.Req), maxAlloc)
@@ -141,4 +137,17 @@ func (a *Allocator) needToUnreserve(s *sim.Sim, t *sim.Task) bool {
 		return true
 	}
 	return a.AssignHeadroom != nil && a.AssignHeadroom(s, t.Job).MemMB < s.Normalized(t.Req).MemMB
+}
+
+// maxAllocation is the largest node's capacity, taken once per run (the
+// nodes do not change during one).
+func (a *Allocator) maxAllocation(s *sim.Sim) sim.Res {
+	if a.maxAllocOf != s {
+		a.maxAlloc, a.maxAllocOf = sim.Res{}, s
+		for _, m := range s.Nodes {
+			a.maxAlloc.MemMB = max(a.maxAlloc.MemMB, m.Spec.Cap.MemMB)
+			a.maxAlloc.VCores = max(a.maxAlloc.VCores, m.Spec.Cap.VCores)
+		}
+	}
+	return a.maxAlloc
 }
