@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"yarngym/data"
 	"yarngym/env/sim"
 	"yarngym/env/workload"
 	"yarngym/policies"
@@ -450,41 +451,24 @@ func reflectCopy(dst, src any) {
 	reflect.ValueOf(dst).Elem().Set(reflect.ValueOf(src).Elem())
 }
 
-// resolvePath expands "${traces}" in a generator's Path option to the
-// shared traces folder and makes a relative path relative to dir (the
-// scenario file's folder).
+// resolvePath makes a generator's Path option what the loader opens: a
+// path starting "${traces}/" names a trace shipped with yarngym (package
+// data), or the same file under $YARNGYM_TRACES when that is set; any other
+// relative path is relative to dir (the scenario file's folder).
 func resolvePath(opts any, dir string) {
 	p, ok := opts.(interface{ PathPtr() *string })
 	if !ok {
 		return
 	}
 	path := p.PathPtr()
-	if strings.HasPrefix(*path, "${traces}") {
-		dir := TracesDir()
-		if _, err := os.Stat(dir); err != nil {
-			dir += " (not found: set YARNGYM_TRACES to the shared traces folder)"
+	if data.Shipped(*path) {
+		if d := os.Getenv("YARNGYM_TRACES"); d != "" {
+			if st, err := os.Stat(d); err != nil || !st.IsDir() {
+				d += " (YARNGYM_TRACES: no such folder; unset it to read the traces shipped with yarngym)"
+			}
+			*path = filepath.Join(d, strings.TrimPrefix(*path, data.TracesPrefix))
 		}
-		*path = filepath.Join(dir, strings.TrimPrefix(*path, "${traces}"))
 	} else if *path != "" && !filepath.IsAbs(*path) {
 		*path = filepath.Join(dir, *path)
-	}
-}
-
-// TracesDir is where the shared traces are: $YARNGYM_TRACES, else the first
-// shared/traces found beside the working directory or one of its parents.
-func TracesDir() string {
-	if d := os.Getenv("YARNGYM_TRACES"); d != "" {
-		return d
-	}
-	wd, _ := os.Getwd()
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		for _, c := range []string{filepath.Join(dir, "shared", "traces"), filepath.Join(dir, "..", "shared", "traces")} {
-			if st, err := os.Stat(c); err == nil && st.IsDir() {
-				return c
-			}
-		}
-		if filepath.Dir(dir) == dir {
-			return filepath.Join(wd, "..", "shared", "traces")
-		}
 	}
 }

@@ -74,6 +74,6 @@ func (p *Profile) Validate() error {
 }
 
 // The default profiles are shaped on the measured task curves of Apache
-// Hadoop's SLS sample trace (../shared/traces/hadoop-sls, 192 TeraGen map
+// Hadoop's SLS sample trace (data/traces/hadoop-sls, 192 TeraGen map
 // attempts with 12-point cpuUsages / physMemKbytes curves over their progress).
 // See profiles_default.go for the figures and how they were derived.

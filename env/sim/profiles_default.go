@@ -3,7 +3,7 @@ package sim
 // Default usage profiles.
 //
 // MapProfile is shaped on the 192 TeraGen map attempts of the Apache Hadoop
-// SLS sample trace (../shared/traces/hadoop-sls/2jobs2min-rumen-jh.json). Each
+// SLS sample trace (data/traces/hadoop-sls/2jobs2min-rumen-jh.json). Each
 // attempt carries 12 per-split cpuUsages (CPU ms spent in each twelfth of its
 // progress, not cumulative: the 12 values add up to the attempt's total CPU),
 // physMemKbytes and clockSplits (the wall ms of each twelfth). Dividing CPU ms

@@ -15,7 +15,7 @@ import (
 
 // AlibabaOptions configures the loader of the Alibaba cluster-trace-v2017
 // batch jobs as CloudSimPy prepares them
-// (../shared/traces/alibaba2017/jobs.csv): one row per task, with its job,
+// (data/traces/alibaba2017/jobs.csv): one row per task, with its job,
 // submission time (s), instance count, mean instance duration (s), CPU
 // (cores) and memory (a fraction of a machine).
 //
@@ -279,6 +279,6 @@ func buildAlibaba(o *AlibabaOptions, jobs []*alibabaJob, rng *sim.Rand) ([]sim.J
 }
 
 func init() {
-	registerTrace("alibaba", "Alibaba 2017 batch trace (CloudSimPy jobs.csv, ../shared/traces/alibaba2017/): path required; one stage per task, chained one after another (assumed)",
+	registerTrace("alibaba", "Alibaba 2017 batch trace (CloudSimPy jobs.csv, data/traces/alibaba2017/): path required; one stage per task, chained one after another (assumed)",
 		AlibabaDefaults, parseAlibaba, buildAlibaba)
 }

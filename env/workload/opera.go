@@ -25,7 +25,7 @@ import (
 //   - Sigma, the log-normal spread of nominal task durations within an
 //     application's stage, is measured, not chosen: 0.12, the job-centred
 //     spread of the 192 map durations of Hadoop SLS's sample Rumen trace
-//     (../shared/traces/hadoop-sls; 1.4826 x the median absolute deviation
+//     (data/traces/hadoop-sls; 1.4826 x the median absolute deviation
 //     of log durations: 0.18 and 0.09 for its two jobs, 0.12 pooled), maps of
 //     fixed input on a real YARN cluster. It agrees with Sec. III-B ("All map
 //     tasks in these two applications will process similar size of input

@@ -16,7 +16,7 @@ import (
 
 // RumenOptions configures the loader of Hadoop job histories as Apache
 // Rumen writes them (format "rumen", e.g. Hadoop SLS's sample trace
-// ../shared/traces/hadoop-sls/2jobs2min-rumen-jh.json) and of the Scheduler
+// data/traces/hadoop-sls/2jobs2min-rumen-jh.json) and of the Scheduler
 // Load Simulator's own JSON job format (format "sls", what
 // hadoop-sls's rumen2sls writes: SchedulerLoadSimulator.md, "SLS JSON input
 // file format").
@@ -556,6 +556,6 @@ func buildRumen(o *RumenOptions, tr *RumenTrace, _ *sim.Rand) ([]sim.JobSpec, er
 }
 
 func init() {
-	registerTrace("rumen", "Hadoop job history as Rumen writes it (e.g. ../shared/traces/hadoop-sls/), or SLS's JSON job format (format = \"sls\"): path required; replays each task's recorded duration, its host as a locality hint and its measured cpuUsages / physMemKbytes curves as its usage",
+	registerTrace("rumen", "Hadoop job history as Rumen writes it (e.g. data/traces/hadoop-sls/), or SLS's JSON job format (format = \"sls\"): path required; replays each task's recorded duration, its host as a locality hint and its measured cpuUsages / physMemKbytes curves as its usage",
 		RumenDefaults, ParseRumen, buildRumen)
 }

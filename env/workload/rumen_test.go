@@ -19,7 +19,6 @@ const rumenTrace = tracesDir + "/hadoop-sls/2jobs2min-rumen-jh.json"
 // recorded slow-start, each map's recorded duration and host, and measured
 // profiles whose CPU adds up to the attempt's recorded CPU time.
 func TestLoadRumenSLSSample(t *testing.T) {
-	needTraces(t)
 	f, err := os.Open(rumenTrace)
 	if err != nil {
 		t.Fatal(err)
@@ -270,7 +269,6 @@ func TestMeasuredProfileMergesShortSplits(t *testing.T) {
 // results: 1.4826 x the median absolute deviation of the log map durations,
 // each job's centred on its median, pooled over both jobs.
 func TestOperaSigmaMeasured(t *testing.T) {
-	needTraces(t)
 	f, err := os.Open(rumenTrace)
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 
 // SWIMOptions configures the loader of SWIM traces (Chen et al., the
 // Statistical Workload Injector for MapReduce), such as the Facebook 2009
-// samples in ../shared/traces/swim/FB-2009_samples_24_times_1hr_0.tsv.
+// samples in data/traces/swim/FB-2009_samples_24_times_1hr_0.tsv.
 //
 // A SWIM line gives only a job's submission time and its bytes: map input,
 // shuffle and reduce output. Task counts, durations and requests are not in
@@ -392,6 +392,6 @@ func buildSWIM(o *SWIMOptions, recs []swimRecord, rng *sim.Rand) ([]sim.JobSpec,
 }
 
 func init() {
-	registerTrace("swim", "SWIM MapReduce trace (e.g. Facebook 2009, ../shared/traces/swim/): path required; maps from input bytes / block_mb, reduces from shuffle bytes / reduce_mb_per_task, durations modelled (assumed)",
+	registerTrace("swim", "SWIM MapReduce trace (e.g. Facebook 2009, data/traces/swim/): path required; maps from input bytes / block_mb, reduces from shuffle bytes / reduce_mb_per_task, durations modelled (assumed)",
 		SWIMDefaults, parseSWIM, buildSWIM)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"yarngym/data"
 	"yarngym/env/sim"
 )
 
@@ -42,7 +43,7 @@ func readTrace[O any, PO traceOptions[O], P any](o *O, parse func(io.Reader, str
 		return zero, err
 	}
 	path := *PO(o).PathPtr()
-	f, err := openTrace(path)
+	f, err := OpenTrace(path)
 	if err != nil {
 		return zero, err
 	}
@@ -68,12 +69,19 @@ func loadTraceFrom[O, P any](gen string, r io.Reader, name string, o *O, default
 	return build(o, p, rng)
 }
 
-// openTrace opens a loader's path option.
-func openTrace(path string) (*os.File, error) {
+// OpenTrace opens a loader's path option: a trace shipped with yarngym when
+// the path starts "${traces}/" (package data), else the file.
+func OpenTrace(path string) (io.ReadCloser, error) {
 	if path == "" {
 		return nil, errors.New("path: required (the trace file to load)")
 	}
-	f, err := os.Open(path)
+	var f io.ReadCloser
+	var err error
+	if data.Shipped(path) {
+		f, err = data.Open(path)
+	} else {
+		f, err = os.Open(path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("path: %w", err)
 	}

@@ -3,7 +3,6 @@ package workload
 import (
 	"bufio"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -12,20 +11,13 @@ import (
 	"yarngym/env/sim"
 )
 
-// The shared traces live next to the repository, not in it.
+// The traces shipped with the project (package data), read from the
+// repository's folder as a user would point a loader at a file.
 const (
-	tracesDir   = "../../../shared/traces"
+	tracesDir   = "../../data/traces"
 	swimTrace   = tracesDir + "/swim/FB-2009_samples_24_times_1hr_0.tsv"
 	alibabaPath = tracesDir + "/alibaba2017/jobs.csv"
 )
-
-func needTraces(t *testing.T) {
-	t.Helper()
-	if _, err := os.Stat(tracesDir); os.IsNotExist(err) {
-		abs, _ := filepath.Abs(tracesDir)
-		t.Skipf("shared traces directory %s is absent: skipping the tests that load real traces", abs)
-	}
-}
 
 func stageTasks(j sim.JobSpec, i int) int {
 	if i >= len(j.Stages) {
@@ -316,7 +308,6 @@ func loadTrace(t *testing.T, gen string, path string, seed uint64) []sim.JobSpec
 }
 
 func TestSWIMRealTrace(t *testing.T) {
-	needTraces(t)
 	jobs := loadTrace(t, "swim", swimTrace, 1)
 	if len(jobs) != 5894 {
 		t.Fatalf("got %d jobs, want 5,894", len(jobs))
@@ -339,7 +330,6 @@ func TestSWIMRealTrace(t *testing.T) {
 }
 
 func TestTraceDeterminism(t *testing.T) {
-	needTraces(t)
 	for _, c := range []struct{ gen, path string }{{"swim", swimTrace}, {"alibaba", alibabaPath}} {
 		t.Run(c.gen, func(t *testing.T) {
 			a, b := loadTrace(t, c.gen, c.path, 7), loadTrace(t, c.gen, c.path, 7)
@@ -364,7 +354,6 @@ func TestTraceDeterminism(t *testing.T) {
 }
 
 func TestAlibabaRealTrace(t *testing.T) {
-	needTraces(t)
 	// Count jobs, tasks and instances with a plain reading of the csv.
 	f, err := os.Open(alibabaPath)
 	if err != nil {
@@ -493,7 +482,6 @@ func TestRepeat(t *testing.T) {
 // TestSWIMWindows: window_s and window cut the FB-2009 day into hours; -1
 // draws one per seed (a family of workloads), submitted from 0.
 func TestSWIMWindows(t *testing.T) {
-	needTraces(t)
 	g, _ := Lookup("swim")
 	day := loadTrace(t, "swim", swimTrace, 1)
 	perHour := map[int]int{}

@@ -10,7 +10,6 @@ package rumen
 import (
 	"fmt"
 	"math"
-	"os"
 
 	"yarngym/benchmarks/repro"
 	"yarngym/env/runner"
@@ -39,7 +38,7 @@ func Recorded() (*workload.RumenTrace, error) {
 		return nil, fmt.Errorf("%s: not a rumen scenario", Scenario)
 	}
 	path := sc.TracePath()
-	f, err := os.Open(path)
+	f, err := workload.OpenTrace(path)
 	if err != nil {
 		return nil, err
 	}
