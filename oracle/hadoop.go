@@ -76,7 +76,10 @@ func hadoopConf(s *sim.Sim, sp base.Spec) (conf map[string]string, alloc string,
 }
 
 // allocationFile is the fair-scheduler.xml of a Fair run: the AM share and
-// each declared queue's weight.
+// each declared queue's weight, minResources, maxResources and
+// maxRunningApps (resources in the new style, "memory-mb=X, vcores=Y", a
+// component left out being 0 for a minimum and unbounded for a maximum:
+// FairSchedulerConfiguration.parseNewStyleResource).
 func allocationFile(maxAMShare float64, sp base.Spec) string {
 	var b strings.Builder
 	b.WriteString("<?xml version=\"1.0\"?>\n<allocations>\n")
@@ -86,8 +89,31 @@ func allocationFile(maxAMShare float64, sp base.Spec) string {
 		if w <= 0 {
 			w = 1
 		}
-		fmt.Fprintf(&b, "  <queue name=\"%s\">\n    <weight>%s</weight>\n  </queue>\n", q.Name, fmtFloat(w))
+		fmt.Fprintf(&b, "  <queue name=\"%s\">\n    <weight>%s</weight>\n", q.Name, fmtFloat(w))
+		if r := newStyle(q.MinMemMB, q.MinVCores); r != "" {
+			fmt.Fprintf(&b, "    <minResources>%s</minResources>\n", r)
+		}
+		if r := newStyle(q.MaxMemMB, q.MaxVCores); r != "" {
+			fmt.Fprintf(&b, "    <maxResources>%s</maxResources>\n", r)
+		}
+		if q.MaxRunningApps > 0 {
+			fmt.Fprintf(&b, "    <maxRunningApps>%d</maxRunningApps>\n", q.MaxRunningApps)
+		}
+		b.WriteString("  </queue>\n")
 	}
 	b.WriteString("</allocations>\n")
 	return b.String()
+}
+
+// newStyle writes a resource as fair-scheduler.xml's new style, leaving out
+// components that are 0 ("" when both are).
+func newStyle(memMB, vcores int64) string {
+	var parts []string
+	if memMB > 0 {
+		parts = append(parts, fmt.Sprintf("memory-mb=%d", memMB))
+	}
+	if vcores > 0 {
+		parts = append(parts, fmt.Sprintf("vcores=%d", vcores))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -24,6 +24,11 @@ var known = map[string]string{
 	"paper/dress-spark/capacity": "20 % of jobs within 10 %, mean ratio 0.883: yarngym's Spark-on-YARN jobs (one short container per task, at most the executor count held) finish 12 % sooner than under Hadoop's CapacityScheduler; not yet traced",
 }
 
+// only names the suite scenarios that run under one scheduler: their
+// settings have no counterpart in the other (capacity refuses Fair's queue
+// limits).
+var only = map[string]string{"fairlimits": "fair"}
+
 // paperScenarios are the papers' built-in scenarios whose stock baseline
 // runs on Fair or Capacity, uncontended as the oracle requires: the
 // baselines the papers' mechanisms are measured against.
@@ -46,8 +51,12 @@ func TestSuite(t *testing.T) {
 	type pair struct{ name, scenario, policy string }
 	var pairs []pair
 	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".toml")
 		for _, policy := range []string{"fair", "capacity"} {
-			pairs = append(pairs, pair{strings.TrimSuffix(filepath.Base(f), ".toml") + "/" + policy, f, policy})
+			if p, ok := only[name]; ok && p != policy {
+				continue
+			}
+			pairs = append(pairs, pair{name + "/" + policy, f, policy})
 		}
 	}
 	for _, p := range paperScenarios {

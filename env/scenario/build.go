@@ -91,6 +91,15 @@ func (sc *Scenario) validate() error {
 		if q.Name == "" {
 			return bad(fmt.Sprintf("policy.queues[%d].name", i), "a queue needs a name")
 		}
+		for _, c := range []struct {
+			key string
+			v   int64
+		}{{"min_resources_mem_mb", q.MinResourcesMemMB}, {"min_resources_vcores", q.MinResourcesVCores},
+			{"max_resources_mem_mb", q.MaxResourcesMemMB}, {"max_resources_vcores", q.MaxResourcesVCores}, {"max_running_apps", int64(q.MaxRunningApps)}} {
+			if c.v < 0 {
+				return bad(fmt.Sprintf("policy.queues[%d].%s", i, c.key), "%d is negative (0: none)", c.v)
+			}
+		}
 	}
 	if len(f.Workload.Jobs) == 0 && f.Workload.Generator == "" {
 		return bad("workload", "no jobs and no generator")
@@ -227,7 +236,9 @@ func profileNames() string {
 func (sc *Scenario) Spec() base.Spec {
 	var spec base.Spec
 	for _, q := range sc.File.Policy.Queues {
-		spec.Queues = append(spec.Queues, base.Queue{Name: q.Name, Weight: q.Weight, Capacity: q.Capacity, MaxCapacity: q.MaxCapacity})
+		spec.Queues = append(spec.Queues, base.Queue{Name: q.Name, Weight: q.Weight, Capacity: q.Capacity, MaxCapacity: q.MaxCapacity,
+			MinMemMB: q.MinResourcesMemMB, MinVCores: q.MinResourcesVCores, MaxMemMB: q.MaxResourcesMemMB, MaxVCores: q.MaxResourcesVCores,
+			MaxRunningApps: q.MaxRunningApps})
 	}
 	return spec
 }

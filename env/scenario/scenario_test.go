@@ -281,6 +281,9 @@ func TestBadInput(t *testing.T) {
 		{"negative max running", func(s string) string {
 			return strings.Replace(s, "duration_s = 10", "duration_s = 10\nmax_running = -2", 1)
 		}, nil, "workload.jobs[0].stages[0].max_running", "negative"},
+		{"negative queue limit", func(s string) string {
+			return strings.Replace(s, `name = "fair"`, "name = \"fair\"\n[[policy.queues]]\nname = \"a\"\nmax_running_apps = -1", 1)
+		}, nil, "policy.queues[0].max_running_apps", "negative"},
 		{"no nodes", func(s string) string { return strings.Replace(s, "count = 2", "count = 0", 1) }, nil, "cluster.nodes[0].count", "at least 1"},
 		{"unknown generator", func(s string) string { return s + "\n[workload]\ngenerator = \"nope\"\n" }, nil, "", ""},
 		{"bad set value", nil, []string{"max_am_share=2"}, "max_am_share", "outside"},

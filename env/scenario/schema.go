@@ -89,6 +89,13 @@ type Queue struct {
 	Weight      float64 `toml:"weight"`
 	Capacity    float64 `toml:"capacity"`
 	MaxCapacity float64 `toml:"max_capacity"`
+	// Fair: fair-scheduler.xml's minResources, maxResources (memory MB and
+	// vCores; 0: none) and maxRunningApps (0: unbounded).
+	MinResourcesMemMB  int64 `toml:"min_resources_mem_mb"`
+	MinResourcesVCores int64 `toml:"min_resources_vcores"`
+	MaxResourcesMemMB  int64 `toml:"max_resources_mem_mb"`
+	MaxResourcesVCores int64 `toml:"max_resources_vcores"`
+	MaxRunningApps     int   `toml:"max_running_apps"`
 }
 
 // Workload is explicit jobs and/or a generator with options.

@@ -11,6 +11,12 @@ type Queue struct {
 	// maximum shares of the cluster, in [0, 1].
 	Capacity    float64
 	MaxCapacity float64
+	// The Fair scheduler's per-queue limits (fair-scheduler.xml):
+	// minResources and maxResources in memory and vCores (0: none; a
+	// maximum of 0 is unbounded), maxRunningApps (0: unbounded).
+	MinMemMB, MinVCores int64
+	MaxMemMB, MaxVCores int64
+	MaxRunningApps      int
 }
 
 // Spec is what a policy factory is built from.

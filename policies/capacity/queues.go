@@ -199,6 +199,11 @@ func NewQueues(sp base.Spec) (*Queues, error) {
 		if mc < qu.Capacity || mc > 1 {
 			return nil, fmt.Errorf("capacity: queue %q max_capacity %v outside [capacity, 1]", qu.Name, mc)
 		}
+		// The FairScheduler's queue limits have no CapacityScheduler
+		// counterpart here: refused rather than silently ignored.
+		if qu.MinMemMB != 0 || qu.MinVCores != 0 || qu.MaxMemMB != 0 || qu.MaxVCores != 0 || qu.MaxRunningApps != 0 {
+			return nil, fmt.Errorf("capacity: queue %q sets min_resources_*, max_resources_* or max_running_apps, FairScheduler settings (fair-scheduler.xml) the capacity policy does not model: use capacity and max_capacity", qu.Name)
+		}
 		q.queues = append(q.queues, queue{name: qu.Name, capacity: qu.Capacity, maxCap: mc, configured: true})
 		sum += qu.Capacity
 	}

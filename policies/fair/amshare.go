@@ -20,6 +20,7 @@ import (
 type AMShare struct {
 	MaxAMShare float64
 	u          *Update
+	conf       conf
 	// am holds each queue's running AMs' resources, taken once per heartbeat
 	// (Prepare) and kept current through Launched within it.
 	am    map[string]sim.Res
@@ -47,14 +48,19 @@ func (l *AMShare) take(s *sim.Sim) {
 	l.fresh = true
 }
 
-// Limit is queue q's AM limit now.
+// Limit is queue q's AM limit now (FSLeafQueue.computeMaxAMResource): a
+// fair share of 0 (memory; vCores always, shares being memory only) is
+// replaced by the cluster's unallocated resources, within the queue's max
+// share.
 func (l *AMShare) Limit(s *sim.Sim, q string) sim.Res {
 	avail := s.Capacity().Sub(s.Allocated())
+	maxShare := l.conf.maxShare(q)
 	mem := l.u.QueueShareMB(q)
 	if mem == 0 {
-		mem = float64(max(avail.MemMB, 0))
+		mem = float64(min(max(avail.MemMB, 0), maxShare.MemMB))
 	}
-	return sim.Res{MemMB: int64(math.Ceil(mem * l.MaxAMShare)), VCores: int64(math.Ceil(float64(max(avail.VCores, 0)) * l.MaxAMShare))}
+	vcores := float64(min(max(avail.VCores, 0), maxShare.VCores))
+	return sim.Res{MemMB: int64(math.Ceil(mem * l.MaxAMShare)), VCores: int64(math.Ceil(vcores * l.MaxAMShare))}
 }
 
 // Allow implements base.Limit.
@@ -90,12 +96,17 @@ func (l *AMShare) vcoresShare(s *sim.Sim) float64 {
 
 // headroom is what the FairScheduler tells job j's AM it may still get
 // (FSAppAttempt.getHeadroom, FairSharePolicy.getHeadroom): the cluster's
-// unallocated resources, and in memory no more than what its queue's fair
-// share leaves of the queue's usage.
+// unallocated resources within what its queue's max share leaves, and in
+// memory no more than what its queue's fair share leaves of the queue's
+// usage.
 func (l *AMShare) headroom(s *sim.Sim, j *sim.Job) sim.Res {
 	free := s.Capacity().Sub(s.Allocated())
-	free = sim.Res{VCores: max(free.VCores, 0), MemMB: max(free.MemMB, 0)}
 	q := base.QueueOf(j)
+	if m := l.conf.maxShare(q); m.MemMB < math.MaxInt64 || m.VCores < math.MaxInt64 {
+		used := queueUsage(s, nil)[q]
+		free = sim.Res{MemMB: min(free.MemMB, m.MemMB-used.MemMB), VCores: min(free.VCores, m.VCores-used.VCores)}
+	}
+	free = sim.Res{VCores: max(free.VCores, 0), MemMB: max(free.MemMB, 0)}
 	share := l.u.QueueShareMB(q)
 	if len(l.u.shareMB) <= 1 && share >= float64(s.Capacity().MemMB) {
 		return free // one queue: its share is the cluster

@@ -10,6 +10,11 @@
 //     weight, then by submission (FairSharePolicy's comparator; order.go);
 //   - maxAMShare against the queue's fair share in memory and the cluster's
 //     unallocated vCores (amshare.go);
+//   - the allocation file's queues: weight, minResources (the fair share's
+//     floor, and a queue below it is served first), maxResources (the
+//     share's ceiling; a queue is offered nothing its usage would exceed it
+//     by) and maxRunningApps (later jobs wait, limits.go); fair shares as
+//     ComputeFairShares computes them (shares.go);
 //   - a node is reserved only for a starved job's request of at least 2 GB
 //     (reserve.go), and a reserved node serves its request alone; one
 //     request may hold several nodes (up to reservable-nodes off its
@@ -43,13 +48,20 @@ func New(sp base.Spec) (*sim.Policy, error) {
 			return nil, fmt.Errorf("fair: queue %q has negative weight", q.Name)
 		}
 	}
-	u := newUpdate(sp)
-	o := NewOrder(sp)
-	am := &AMShare{u: u, am: map[string]sim.Res{}}
+	c := newConf(sp)
+	u := newUpdate(c)
+	o := newOrder(c, u)
+	am := &AMShare{u: u, conf: c, am: map[string]sim.Res{}}
 	o.onPrepare = am.stale
 	rs := &reservable{u: u}
+	limits, hooks := []base.Limit{am}, []base.Launched{am}
+	if c.bounded() {
+		ms := &maxShare{conf: c}
+		limits, hooks = append(limits, ms), append(hooks, ms)
+		o.onPrepare = func() { am.stale(); ms.stale() }
+	}
 	var assignMultiple, maxAssign, dynamic float64
-	a := &base.Allocator{Order: o, Limits: []base.Limit{am}, Hooks: []base.Launched{am}, Reserve: true, ReservedAlone: true, FairLocality: true,
+	a := &base.Allocator{Order: o, Limits: limits, Hooks: hooks, Reserve: true, ReservedAlone: true, FairLocality: true,
 		Considers: u.Offers, Reservable: rs.ok,
 		Continue: func(b base.Beat) bool {
 			switch {
@@ -64,6 +76,12 @@ func New(sp base.Spec) (*sim.Policy, error) {
 		}}
 	p := &sim.Policy{Name: "fair", Allocate: a, Controls: []sim.Controller{u}, Params: &sim.Params{},
 		Headroom: am.headroom, KeepReservations: true}
+	for _, q := range sp.Queues {
+		if q.MaxRunningApps > 0 {
+			p.Admission = []sim.Admitter{&maxRunning{conf: c}}
+			break
+		}
+	}
 	const ref = "Hadoop 3.3.6 FairScheduler "
 	p.Params.Add(sim.Param{Name: "max_am_share", Doc: "share of a queue's fair share (memory; vCores: of the cluster's unallocated vCores) its AMs may hold; -1 switches the limit off",
 		Ref: ref + "maxAMShare (queueMaxAMShareDefault, default 0.5)", Min: -1, Max: 1, Default: 0.5, Value: &am.MaxAMShare})

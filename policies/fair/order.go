@@ -7,12 +7,17 @@ import (
 	"yarngym/policies/base"
 )
 
-// Order is FairSharePolicy's comparator: queues by guaranteed memory held
-// per unit of weight, then by name; jobs in a queue by guaranteed memory
-// held (a job's weight is 1), then by submission (start time, then
-// application id). Usage is live, as in the FairScheduler.
+// Order is FairSharePolicy's comparator: queues below their min share
+// (min(minResources, demand as of the last update)) first, the one furthest
+// below it first; then by guaranteed memory held per unit of weight, then by
+// name; jobs in a queue by guaranteed memory held (a job's weight is 1, its
+// min share none), then by submission (start time, then application id).
+// Usage is live, as in the FairScheduler. Not modelled: its first rule,
+// a schedulable with no demand last (an active job always holds or asks for
+// its AM).
 type Order struct {
-	weight map[string]float64
+	conf conf
+	u    *Update
 	// stats holds the totals of each queue with active jobs (a scenario has
 	// a handful of queues: a linear search beats hashing names for every
 	// active job).
@@ -50,25 +55,9 @@ func (o *Order) usage(q string) float64 {
 	return 0
 }
 
-// NewOrder returns the Fair order for the spec's queues.
-func NewOrder(sp base.Spec) *Order {
-	o := &Order{weight: map[string]float64{}}
-	for _, q := range sp.Queues {
-		w := q.Weight
-		if w <= 0 {
-			w = 1
-		}
-		o.weight[q.Name] = w
-	}
-	return o
-}
-
-func (o *Order) w(q string) float64 {
-	if w, ok := o.weight[q]; ok {
-		return w
-	}
-	return 1
-}
+// newOrder returns the Fair order for the allocation file's queues, their
+// demands read from u.
+func newOrder(c conf, u *Update) *Order { return &Order{conf: c, u: u} }
 
 // Prepare implements base.Order. The per-queue totals are computed only
 // when two queues are compared (with one queue, never).
@@ -109,7 +98,11 @@ func (o *Order) Less(_ *sim.Sim, a, b *sim.Job) bool {
 		if !o.fresh {
 			o.queueUsage()
 		}
-		ra, rb := o.usage(qa)/o.w(qa), o.usage(qb)/o.w(qb)
+		ua, ub := o.usage(qa), o.usage(qb)
+		if c := o.compareMinShare(qa, qb, ua, ub); c != 0 {
+			return c < 0
+		}
+		ra, rb := ua/o.conf.weight(qa), ub/o.conf.weight(qb)
 		if ra != rb {
 			return ra < rb
 		}
@@ -120,4 +113,35 @@ func (o *Order) Less(_ *sim.Sim, a, b *sim.Job) bool {
 		return ua < ub
 	}
 	return a.ID < b.ID
+}
+
+// compareMinShare is FairSharePolicy's compareMinShareUsage for queues a
+// and b holding ua and ub MB: a queue below min(minShare, demand) comes
+// first; of two below, the one with the lower usage over that share (over
+// nothing if it is 1 MB or less).
+func (o *Order) compareMinShare(a, b string, ua, ub float64) int {
+	ma := float64(min(o.conf.minShare(a).MemMB, o.u.QueueDemandMB(a)))
+	mb := float64(min(o.conf.minShare(b).MemMB, o.u.QueueDemandMB(b)))
+	needyA, needyB := ua < ma, ub < mb
+	switch {
+	case needyA && !needyB:
+		return -1
+	case needyB && !needyA:
+		return 1
+	case !needyA:
+		return 0
+	}
+	if ma > 1 {
+		ua /= ma
+	}
+	if mb > 1 {
+		ub /= mb
+	}
+	switch {
+	case ua < ub:
+		return -1
+	case ua > ub:
+		return 1
+	}
+	return 0
 }

@@ -12,9 +12,9 @@ import (
 // yarn.scheduler.fair.update-interval-ms (500 ms) on its own thread: it
 // caches each job's demand (what it holds plus what it asks for) and
 // recomputes the instantaneous fair shares, memory only (FairSharePolicy):
-// the queues with jobs split the cluster by weight, and a queue's jobs
-// (those ended but not yet removed included) split its share equally (ComputeFairShares; no queue or job has a min or
-// max share here). Between updates the scheduler sees demand as cached
+// the queues with runnable jobs split the cluster by weight within their
+// min and max shares, and a queue's runnable jobs (those ended but not yet
+// removed included) split its share equally (ComputeFairShares, shares.go). Between updates the scheduler sees demand as cached
 // while usage is live, so a job offers itself for a container only while its
 // cached demand differs from what it holds: a new job, or new asks (a
 // MapReduce job's reducers after slow start), wait for the next update
@@ -24,33 +24,25 @@ import (
 // FSLeafQueue.updateDemand, ComputeFairShares.computeShares.
 type Update struct {
 	IntervalMs float64
-	weight     map[string]float64
+	conf       conf
 
 	demand map[*sim.Job]sim.Res // cached at the last update
 	// shareMB is each queue's instantaneous fair share (memory), jobShare
 	// each job's, as of the last update.
 	shareMB  map[string]float64
 	jobShare map[*sim.Job]float64
-	queues   []string // scratch
+	// queueDemandMB is each queue's demand (memory) as of the last update,
+	// its waiting (non-runnable) jobs' AMs included, capped at its max
+	// share (FSLeafQueue.updateDemand).
+	queueDemandMB map[string]int64
+	queues        []string // scratch
+	items         []share  // scratch
+	out           []int64  // scratch
 }
 
-func newUpdate(sp base.Spec) *Update {
-	u := &Update{weight: map[string]float64{}, demand: map[*sim.Job]sim.Res{}, shareMB: map[string]float64{}, jobShare: map[*sim.Job]float64{}}
-	for _, q := range sp.Queues {
-		w := q.Weight
-		if w <= 0 {
-			w = 1
-		}
-		u.weight[q.Name] = w
-	}
-	return u
-}
-
-func (u *Update) w(q string) float64 {
-	if w, ok := u.weight[q]; ok {
-		return w
-	}
-	return 1
+func newUpdate(c conf) *Update {
+	return &Update{conf: c, demand: map[*sim.Job]sim.Res{}, shareMB: map[string]float64{}, jobShare: map[*sim.Job]float64{},
+		queueDemandMB: map[string]int64{}}
 }
 
 // ControlIntervalMs implements sim.Controller.
@@ -75,20 +67,47 @@ func (u *Update) Control(s *sim.Sim) {
 			jobsIn[q]++
 		}
 	}
-	// Active queues split the cluster's memory by weight (summed in sorted
-	// order: the same float sum every run).
+	// The queues with runnable jobs split the cluster's memory (the others'
+	// share is 0), in sorted order: the same sums every run.
 	slices.Sort(u.queues)
-	total := 0.0
+	u.items, u.out = u.items[:0], u.out[:0]
 	for _, q := range u.queues {
-		total += u.w(q)
+		u.items = append(u.items, share{weight: u.conf.weight(q), minMB: u.conf.minShare(q).MemMB, maxMB: u.conf.maxShare(q).MemMB})
+		u.out = append(u.out, 0)
 	}
-	mem := float64(s.Capacity().MemMB)
-	for _, q := range u.queues {
-		u.shareMB[q] = math.Floor(mem * u.w(q) / total)
+	computeShares(u.items, s.Capacity().MemMB, u.out)
+	for i, q := range u.queues {
+		u.shareMB[q] = float64(u.out[i])
 	}
+	// A queue's runnable jobs (weight 1, no min or max share) split its
+	// share equally.
 	for _, j := range s.Active() {
 		q := base.QueueOf(j)
-		u.jobShare[j] = math.Floor(u.shareMB[q] / float64(jobsIn[q]))
+		u.jobShare[j] = float64(equalShare(jobsIn[q], int64(u.shareMB[q])))
+	}
+	// Jobs held back by maxRunningApps are in their queue, not runnable:
+	// their demand (their AM's request) is cached all the same
+	// (FSLeafQueue.updateDemand walks the non-runnable applications too),
+	// so one made runnable between updates is offered a node at once. Jobs
+	// waiting on anything else (a paper's admission control) have not
+	// reached the scheduler.
+	for _, j := range s.Waiting() {
+		if j.AM != nil && u.conf.maxRunning(base.QueueOf(j)) > 0 {
+			u.demand[j] = s.Normalized(j.AM.Req)
+		}
+	}
+	u.queueDemand()
+}
+
+// queueDemand caches each queue's demand, its jobs' cached demands, capped
+// at the queue's max share.
+func (u *Update) queueDemand() {
+	clear(u.queueDemandMB)
+	for j, d := range u.demand {
+		u.queueDemandMB[base.QueueOf(j)] += d.MemMB
+	}
+	for q, d := range u.queueDemandMB {
+		u.queueDemandMB[q] = min(d, u.conf.maxShare(q).MemMB)
 	}
 }
 
@@ -124,6 +143,9 @@ func (u *Update) QueueShareMB(q string) float64 { return u.shareMB[q] }
 // JobShareMB is job j's instantaneous fair share (memory) as of the last
 // update.
 func (u *Update) JobShareMB(j *sim.Job) float64 { return u.jobShare[j] }
+
+// QueueDemandMB is queue q's demand (memory) as of the last update.
+func (u *Update) QueueDemandMB(q string) int64 { return u.queueDemandMB[q] }
 
 // JobFinished implements sim.JobListener: a finished job leaves the cache.
 func (u *Update) JobFinished(_ *sim.Sim, j *sim.Job) {
