@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"yarngym/env/sim"
@@ -84,23 +85,48 @@ func allocationFile(maxAMShare float64, sp base.Spec) string {
 	var b strings.Builder
 	b.WriteString("<?xml version=\"1.0\"?>\n<allocations>\n")
 	fmt.Fprintf(&b, "  <queueMaxAMShareDefault>%s</queueMaxAMShareDefault>\n", fmtFloat(maxAMShare))
+	// A queue PARENT.CHILD is nested in PARENT's element; a parent the
+	// spec does not declare gets an element with the defaults. Queues keep
+	// the order of their first mention.
+	declared := map[string]base.Queue{}
+	var order []string
+	seen := map[string]bool{}
 	for _, q := range sp.Queues {
-		w := q.Weight
-		if w <= 0 {
-			w = 1
+		declared[q.Name] = q
+		parts := strings.Split(q.Name, ".")
+		for i := range parts {
+			if name := strings.Join(parts[:i+1], "."); !seen[name] {
+				seen[name] = true
+				order = append(order, name)
+			}
 		}
-		fmt.Fprintf(&b, "  <queue name=\"%s\">\n    <weight>%s</weight>\n", q.Name, fmtFloat(w))
-		if r := newStyle(q.MinMemMB, q.MinVCores); r != "" {
-			fmt.Fprintf(&b, "    <minResources>%s</minResources>\n", r)
-		}
-		if r := newStyle(q.MaxMemMB, q.MaxVCores); r != "" {
-			fmt.Fprintf(&b, "    <maxResources>%s</maxResources>\n", r)
-		}
-		if q.MaxRunningApps > 0 {
-			fmt.Fprintf(&b, "    <maxRunningApps>%d</maxRunningApps>\n", q.MaxRunningApps)
-		}
-		b.WriteString("  </queue>\n")
 	}
+	var write func(parent string, indent string)
+	write = func(parent, indent string) {
+		for _, name := range order {
+			if i := strings.LastIndexByte(name, '.'); (i < 0 && parent != "") || (i >= 0 && name[:i] != parent) {
+				continue
+			}
+			q := declared[name]
+			w := q.Weight
+			if w <= 0 {
+				w = 1
+			}
+			fmt.Fprintf(&b, "%s<queue name=\"%s\">\n%s  <weight>%s</weight>\n", indent, name[strings.LastIndexByte(name, '.')+1:], indent, fmtFloat(w))
+			if r := newStyle(q.MinMemMB, q.MinVCores); r != "" {
+				fmt.Fprintf(&b, "%s  <minResources>%s</minResources>\n", indent, r)
+			}
+			if r := maxStyle(q.MaxMemMB, q.MaxVCores); r != "" {
+				fmt.Fprintf(&b, "%s  <maxResources>%s</maxResources>\n", indent, r)
+			}
+			if q.MaxRunningApps > 0 {
+				fmt.Fprintf(&b, "%s  <maxRunningApps>%d</maxRunningApps>\n", indent, q.MaxRunningApps)
+			}
+			write(name, indent+"  ")
+			fmt.Fprintf(&b, "%s</queue>\n", indent)
+		}
+	}
+	write("", "  ")
 	b.WriteString("</allocations>\n")
 	return b.String()
 }
@@ -116,4 +142,19 @@ func newStyle(memMB, vcores int64) string {
 		parts = append(parts, fmt.Sprintf("vcores=%d", vcores))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// maxStyle writes a maxResources. A component left out would be
+// Long.MAX_VALUE, and Hadoop 3.3.6 turns that into vCores of -1
+// (ResourceUtils.createResourceWithSameValue takes the long's intValue()),
+// so that nothing fits the queue again: an unset vCores maximum is written
+// as Integer.MAX_VALUE, what yarngym means by it.
+func maxStyle(memMB, vcores int64) string {
+	if memMB <= 0 && vcores <= 0 {
+		return ""
+	}
+	if vcores <= 0 {
+		vcores = math.MaxInt32
+	}
+	return newStyle(memMB, vcores)
 }

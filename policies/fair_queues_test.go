@@ -140,3 +140,60 @@ func TestCapacityRefusesFairLimits(t *testing.T) {
 		t.Errorf("a plain capacity queue refused: %v", err)
 	}
 }
+
+// TestFairHierarchy: a parent queue's share is split among its children
+// (p.a and p.b, weight 1 each, under p of weight 1, beside c of weight 2
+// hold 1/6, 1/6 and 2/3 of the cluster, where three flat queues would hold
+// 1/4, 1/4 and 1/2), and a parent's maxRunningApps and maxResources bound
+// its children together.
+func TestFairHierarchy(t *testing.T) {
+	nodes := []sim.NodeSpec{{Name: "n0", Cap: res(12, 12288)}, {Name: "n1", Cap: res(12, 12288)}}
+	t.Run("shares", func(t *testing.T) {
+		sp := base.Spec{Queues: []base.Queue{{Name: "p", Weight: 1}, {Name: "p.a", Weight: 1}, {Name: "p.b", Weight: 1}, {Name: "c", Weight: 2}}}
+		jobs := []sim.JobSpec{job("a", "p.a", 0, 600, res(1, 1024), 5), job("b", "p.b", 0.05, 600, res(1, 1024), 5), job("c", "c", 0.1, 600, res(1, 1024), 5)}
+		var sum [3]float64
+		samples := 0
+		runWatch(t, sim.Config{Nodes: nodes, Jobs: jobs, Policy: newPolicy(t, "fair", sp, nil)}, func(s *sim.Sim) {
+			a, b, c := s.Jobs[0].Running, s.Jobs[1].Running, s.Jobs[2].Running
+			if s.Now() > 20000 && s.Now() < 100000 && a+b+c == 24 {
+				sum[0] += float64(a) / 24
+				sum[1] += float64(b) / 24
+				sum[2] += float64(c) / 24
+				samples++
+			}
+		})
+		if samples == 0 {
+			t.Fatal("never saw the three queues on a full cluster")
+		}
+		for i, want := range []float64{1.0 / 6, 1.0 / 6, 2.0 / 3} {
+			if got := sum[i] / float64(samples); math.Abs(got-want) > 0.04 {
+				t.Errorf("queue %d held %.3f of the containers, want %.3f", i, got, want)
+			}
+		}
+	})
+	t.Run("parent limits", func(t *testing.T) {
+		sp := base.Spec{Queues: []base.Queue{{Name: "p", MaxRunningApps: 3, MaxMemMB: 6144}, {Name: "p.a"}, {Name: "p.b"}, {Name: "c"}}}
+		var jobs []sim.JobSpec
+		for i := 0; i < 4; i++ {
+			jobs = append(jobs, job("a", "p.a", 0, 6, res(1, 1024), 5), job("b", "p.b", 0, 6, res(1, 1024), 5))
+		}
+		jobs = append(jobs, job("c", "c", 0.1, 40, res(1, 1024), 5))
+		mostRunnable, mostMB := 0, int64(0)
+		runWatch(t, sim.Config{Nodes: nodes, Jobs: jobs, Policy: newPolicy(t, "fair", sp, nil)}, func(s *sim.Sim) {
+			ha, na := queueHeld(s, "p.a")
+			hb, nb := queueHeld(s, "p.b")
+			if na+nb > 3 || ha.MemMB+hb.MemMB > 6144 {
+				t.Fatalf("t=%d: queue p's children have %d runnable jobs holding %d MB; p allows 3 and 6144 MB", s.Now(), na+nb, ha.MemMB+hb.MemMB)
+			}
+			mostRunnable, mostMB = max(mostRunnable, na+nb), max(mostMB, ha.MemMB+hb.MemMB)
+		})
+		if mostRunnable != 3 || mostMB != 6144 {
+			t.Errorf("queue p reached %d runnable jobs and %d MB, want its limits 3 and 6144", mostRunnable, mostMB)
+		}
+	})
+	t.Run("names", func(t *testing.T) {
+		if _, err := policies.New("fair", base.Spec{Queues: []base.Queue{{Name: "p..a"}}}); err == nil {
+			t.Error("a queue path with an empty level was accepted")
+		}
+	})
+}

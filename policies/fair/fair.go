@@ -10,7 +10,9 @@
 //     weight, then by submission (FairSharePolicy's comparator; order.go);
 //   - maxAMShare against the queue's fair share in memory and the cluster's
 //     unallocated vCores (amshare.go);
-//   - the allocation file's queues: weight, minResources (the fair share's
+//   - the allocation file's queues, nested as PARENT.CHILD (root.PARENT.CHILD
+//     in Hadoop; shares, order and limits apply at every level): weight,
+//     minResources (the fair share's
 //     floor, and a queue below it is served first), maxResources (the
 //     share's ceiling; a queue is offered nothing its usage would exceed it
 //     by) and maxRunningApps (later jobs wait, limits.go); fair shares as
@@ -43,6 +45,9 @@ import (
 
 // New builds a Fair policy.
 func New(sp base.Spec) (*sim.Policy, error) {
+	if err := checkNames(sp); err != nil {
+		return nil, err
+	}
 	for _, q := range sp.Queues {
 		if q.Weight < 0 {
 			return nil, fmt.Errorf("fair: queue %q has negative weight", q.Name)

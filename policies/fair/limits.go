@@ -1,6 +1,8 @@
 package fair
 
 import (
+	"strings"
+
 	"yarngym/env/sim"
 	"yarngym/policies/base"
 )
@@ -17,27 +19,33 @@ type maxRunning struct{ conf conf }
 // Passes implements sim.PassingAdmitter.
 func (m *maxRunning) Passes() bool { return true }
 
-// Admit implements sim.Admitter.
+// Admit implements sim.Admitter: the job's queue and each of its parents
+// must have room (MaxRunningAppsEnforcer.canAppBeRunnable).
 func (m *maxRunning) Admit(s *sim.Sim, j *sim.Job) bool {
-	q := base.QueueOf(j)
-	limit := m.conf.maxRunning(q)
-	if limit <= 0 {
-		return true
-	}
-	n := 0
-	for _, jobs := range [2][]*sim.Job{s.Active(), s.Finishing()} {
-		for _, o := range jobs {
-			if base.QueueOf(o) == q {
-				n++
+	ok := true
+	ancestry(base.QueueOf(j), func(a string) bool {
+		limit := m.conf.maxRunning(a)
+		if limit <= 0 {
+			return true
+		}
+		n := 0
+		for _, jobs := range [2][]*sim.Job{s.Active(), s.Finishing()} {
+			for _, o := range jobs {
+				if q := base.QueueOf(o); q == a || strings.HasPrefix(q, a+".") {
+					n++
+				}
 			}
 		}
-	}
-	return n < limit
+		ok = n < limit
+		return ok
+	})
+	return ok
 }
 
 // maxShare is the FairScheduler's maxResources: a queue is offered a node
 // only while what it holds fits its max share, and a request only if it
-// fits too (FSQueue.assignContainerPreCheck, fitsInMaxShare, called from
+// fits too, in the queue and in each of its parents
+// (FSQueue.assignContainerPreCheck, fitsInMaxShare, called from
 // FSAppAttempt.hasContainerForNode), memory and vCores alike
 // (Resources.fitsIn, whatever the policy). A request that does not fit is
 // passed over, not reserved for.
@@ -53,26 +61,32 @@ func (m *maxShare) stale() { m.fresh = false }
 
 // Allow implements base.Limit.
 func (m *maxShare) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
-	q := base.QueueOf(t.Job)
-	limit := m.conf.maxShare(q)
 	if !m.fresh {
 		m.used = queueUsage(s, m.used)
 		m.fresh = true
 	}
-	return m.used[q].Add(s.Normalized(t.Req)).Fits(limit)
+	req := s.Normalized(t.Req)
+	ok := true
+	ancestry(base.QueueOf(t.Job), func(a string) bool {
+		ok = m.used[a].Add(req).Fits(m.conf.maxShare(a))
+		return ok
+	})
+	return ok
 }
 
 // Launched keeps the totals current within a heartbeat.
 func (m *maxShare) Launched(_ *sim.Sim, t *sim.Task) {
 	if m.fresh {
-		q := base.QueueOf(t.Job)
-		m.used[q] = m.used[q].Add(t.Alloc)
+		ancestry(base.QueueOf(t.Job), func(a string) bool {
+			m.used[a] = m.used[a].Add(t.Alloc)
+			return true
+		})
 	}
 }
 
 // queueUsage fills into (cleared) each queue's guaranteed resources: what
 // its jobs hold, those ended but not yet removed included (FSQueue's
-// resource usage).
+// resource usage), a parent's being its children's.
 func queueUsage(s *sim.Sim, into map[string]sim.Res) map[string]sim.Res {
 	if into == nil {
 		into = map[string]sim.Res{}
@@ -80,8 +94,11 @@ func queueUsage(s *sim.Sim, into map[string]sim.Res) map[string]sim.Res {
 	clear(into)
 	for _, jobs := range [2][]*sim.Job{s.Active(), s.Finishing()} {
 		for _, j := range jobs {
-			q := base.QueueOf(j)
-			into[q] = into[q].Add(j.Alloc.Sub(j.OppAlloc))
+			u := j.Alloc.Sub(j.OppAlloc)
+			ancestry(base.QueueOf(j), func(a string) bool {
+				into[a] = into[a].Add(u)
+				return true
+			})
 		}
 	}
 	return into

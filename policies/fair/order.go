@@ -1,13 +1,14 @@
 package fair
 
 import (
-	"slices"
-
 	"yarngym/env/sim"
 	"yarngym/policies/base"
 )
 
-// Order is FairSharePolicy's comparator: queues below their min share
+// Order is FairSharePolicy's comparator, at each level of the queue
+// hierarchy (two jobs' queues are compared as the children of their lowest
+// common ancestor that hold them, a parent's usage and demand being its
+// children's): queues below their min share
 // (min(minResources, demand as of the last update)) first, the one furthest
 // below it first; then by guaranteed memory held per unit of weight, then by
 // name; jobs in a queue by guaranteed memory held (a job's weight is 1, its
@@ -22,7 +23,6 @@ type Order struct {
 	// a handful of queues: a linear search beats hashing names for every
 	// active job).
 	stats     []queueStat
-	queues    []string // queues with active jobs, sorted
 	sim       *sim.Sim
 	fresh     bool   // stats hold this ranking's totals
 	onPrepare func() // told of each ranking (the AM limit's totals go stale)
@@ -73,27 +73,33 @@ func (o *Order) Prepare(s *sim.Sim) {
 // they are recomputed before any use.
 func (o *Order) IdleNoop() bool { return true }
 
+// queueUsage totals what each queue's active jobs hold, in the queue and in
+// each of its parents (a parent's usage is its children's).
 func (o *Order) queueUsage() {
 	o.stats = o.stats[:0]
-	o.queues = o.queues[:0]
 	var st *queueStat
 	for _, j := range o.sim.Active() {
 		q := base.QueueOf(j)
 		if st == nil || st.name != q {
 			st = o.stat(q)
 		}
-		st.usage += float64(j.Alloc.MemMB - j.OppAlloc.MemMB)
+		u := float64(j.Alloc.MemMB - j.OppAlloc.MemMB)
+		st.usage += u
+		for p := parentOf(q); p != ""; p = parentOf(p) {
+			o.stat(p).usage += u
+		}
 	}
-	for i := range o.stats {
-		o.queues = append(o.queues, o.stats[i].name)
-	}
-	slices.Sort(o.queues)
 	o.fresh = true
 }
 
 // Less implements base.Order.
 func (o *Order) Less(_ *sim.Sim, a, b *sim.Job) bool {
 	qa, qb := base.QueueOf(a), base.QueueOf(b)
+	if qa != qb {
+		// Queues in different places are compared where their paths part
+		// (FSParentQueue.assignContainer sorts its children).
+		qa, qb = siblings(qa, qb)
+	}
 	if qa != qb {
 		if !o.fresh {
 			o.queueUsage()

@@ -3,6 +3,7 @@ package fair
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"yarngym/env/sim"
 	"yarngym/policies/base"
@@ -67,17 +68,40 @@ func (u *Update) Control(s *sim.Sim) {
 			jobsIn[q]++
 		}
 	}
-	// The queues with runnable jobs split the cluster's memory (the others'
-	// share is 0), in sorted order: the same sums every run.
-	slices.Sort(u.queues)
-	u.items, u.out = u.items[:0], u.out[:0]
+	// The queues with runnable jobs split their parent's share (root's: the
+	// cluster's memory; the others' share is 0), parents before children,
+	// siblings in sorted order: the same sums every run
+	// (FSParentQueue.recomputeShares).
 	for _, q := range u.queues {
-		u.items = append(u.items, share{weight: u.conf.weight(q), minMB: u.conf.minShare(q).MemMB, maxMB: u.conf.maxShare(q).MemMB})
-		u.out = append(u.out, 0)
+		for p := parentOf(q); p != "" && jobsIn[p] == 0; p = parentOf(p) {
+			jobsIn[p] = -1 // a parent: active, no jobs of its own
+			u.queues = append(u.queues, p)
+		}
 	}
-	computeShares(u.items, s.Capacity().MemMB, u.out)
-	for i, q := range u.queues {
-		u.shareMB[q] = float64(u.out[i])
+	slices.SortFunc(u.queues, func(a, b string) int {
+		if da, db := depth(a), depth(b); da != db {
+			return da - db
+		}
+		return strings.Compare(a, b)
+	})
+	for lo := 0; lo < len(u.queues); {
+		parent := parentOf(u.queues[lo])
+		total := s.Capacity().MemMB
+		if parent != "" {
+			total = int64(u.shareMB[parent])
+		}
+		u.items, u.out = u.items[:0], u.out[:0]
+		hi := lo
+		for ; hi < len(u.queues) && parentOf(u.queues[hi]) == parent; hi++ {
+			q := u.queues[hi]
+			u.items = append(u.items, share{weight: u.conf.weight(q), minMB: u.conf.minShare(q).MemMB, maxMB: u.conf.maxShare(q).MemMB})
+			u.out = append(u.out, 0)
+		}
+		computeShares(u.items, total, u.out)
+		for i, q := range u.queues[lo:hi] {
+			u.shareMB[q] = float64(u.out[i])
+		}
+		lo = hi
 	}
 	// A queue's runnable jobs (weight 1, no min or max share) split its
 	// share equally.
@@ -92,22 +116,42 @@ func (u *Update) Control(s *sim.Sim) {
 	// waiting on anything else (a paper's admission control) have not
 	// reached the scheduler.
 	for _, j := range s.Waiting() {
-		if j.AM != nil && u.conf.maxRunning(base.QueueOf(j)) > 0 {
+		if j.AM != nil && u.conf.capped(base.QueueOf(j)) {
 			u.demand[j] = s.Normalized(j.AM.Req)
 		}
 	}
 	u.queueDemand()
 }
 
-// queueDemand caches each queue's demand, its jobs' cached demands, capped
-// at the queue's max share.
+// queueDemand caches each queue's demand, its jobs' cached demands (a
+// parent's: its children's), capped at the queue's max share
+// (FSLeafQueue/FSParentQueue.updateDemand).
 func (u *Update) queueDemand() {
 	clear(u.queueDemandMB)
 	for j, d := range u.demand {
-		u.queueDemandMB[base.QueueOf(j)] += d.MemMB
+		q := base.QueueOf(j)
+		u.queueDemandMB[q] += d.MemMB
+		for p := parentOf(q); p != ""; p = parentOf(p) {
+			u.queueDemandMB[p] += 0 // present, filled from its children below
+		}
 	}
-	for q, d := range u.queueDemandMB {
-		u.queueDemandMB[q] = min(d, u.conf.maxShare(q).MemMB)
+	names := make([]string, 0, len(u.queueDemandMB))
+	for q := range u.queueDemandMB {
+		names = append(names, q)
+	}
+	// Children before parents.
+	slices.SortFunc(names, func(a, b string) int {
+		if da, db := depth(a), depth(b); da != db {
+			return db - da
+		}
+		return strings.Compare(a, b)
+	})
+	for _, q := range names {
+		d := min(u.queueDemandMB[q], u.conf.maxShare(q).MemMB)
+		u.queueDemandMB[q] = d
+		if p := parentOf(q); p != "" {
+			u.queueDemandMB[p] += d
+		}
 	}
 }
 
