@@ -53,6 +53,10 @@ func hadoopConf(s *sim.Sim, sp base.Spec) (conf map[string]string, alloc string,
 		if amPercent < 0 {
 			amPercent = 1 // yarngym's "off": every queue's AMs may take it all
 		}
+		ulf, err := param("user_limit_factor")
+		if err != nil {
+			return nil, "", err
+		}
 		const pre = "yarn.scheduler.capacity."
 		conf[pre+"maximum-am-resource-percent"] = fmtFloat(amPercent)
 		conf[pre+"node-locality-delay"] = fmtFloat(delay)
@@ -60,9 +64,16 @@ func hadoopConf(s *sim.Sim, sp base.Spec) (conf map[string]string, alloc string,
 		if len(queues) == 0 {
 			queues = []base.Queue{{Name: base.DefaultQueue, Capacity: 1, MaxCapacity: 1}}
 		}
-		var names []string
+		// A queue PARENT.CHILD is root.PARENT.CHILD, listed in
+		// root.PARENT.queues; capacities are relative to the parent's, as
+		// the scenario gives them.
+		children := map[string][]string{}
 		for _, q := range queues {
-			names = append(names, q.Name)
+			parent, leaf := "root", q.Name
+			if i := strings.LastIndexByte(q.Name, '.'); i >= 0 {
+				parent, leaf = "root."+q.Name[:i], q.Name[i+1:]
+			}
+			children[parent] = append(children[parent], leaf)
 			mc := q.MaxCapacity
 			if mc == 0 {
 				mc = 1
@@ -70,7 +81,15 @@ func hadoopConf(s *sim.Sim, sp base.Spec) (conf map[string]string, alloc string,
 			conf[pre+"root."+q.Name+".capacity"] = fmtFloat(100 * q.Capacity)
 			conf[pre+"root."+q.Name+".maximum-capacity"] = fmtFloat(100 * mc)
 		}
-		conf[pre+"root.queues"] = strings.Join(names, ",")
+		for parent, names := range children {
+			conf[pre+parent+".queues"] = strings.Join(names, ",")
+		}
+		// yarngym's user-limit-factor is every leaf queue's.
+		for _, q := range queues {
+			if _, parent := children["root."+q.Name]; ulf != 1 && !parent {
+				conf[pre+"root."+q.Name+".user-limit-factor"] = fmtFloat(ulf)
+			}
+		}
 		return conf, "", nil
 	}
 	return nil, "", fmt.Errorf("policy %q has no Hadoop counterpart: the oracle drives Hadoop's FairScheduler (fair) and CapacityScheduler (capacity)", p.Name)

@@ -27,7 +27,7 @@ var known = map[string]string{
 // only names the suite scenarios that run under one scheduler: their
 // settings have no counterpart in the other (capacity refuses Fair's queue
 // limits).
-var only = map[string]string{"fairlimits": "fair", "fairtree": "fair"}
+var only = map[string]string{"fairlimits": "fair", "fairtree": "fair", "captree": "capacity"}
 
 // paperScenarios are the papers' built-in scenarios whose stock baseline
 // runs on Fair or Capacity, uncontended as the oracle requires: the

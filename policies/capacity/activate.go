@@ -36,10 +36,8 @@ func (a *Activation) Admit(s *sim.Sim, j *sim.Job) bool {
 	qu := q.of(name)
 	var amUsed sim.Res
 	active := 0
-	var othersMB int64
 	for _, o := range s.Active() {
 		if base.QueueOf(o) != name {
-			othersMB += o.Alloc.MemMB - o.OppAlloc.MemMB
 			continue
 		}
 		active++
@@ -57,9 +55,12 @@ func (a *Activation) Admit(s *sim.Sim, j *sim.Job) bool {
 		return true
 	}
 	mem := float64(s.Capacity().MemMB)
-	// The queue's current limit: its max-capacity, less what the other
-	// queues hold (ParentQueue's child limit).
-	current := math.Min(qu.maxCap*mem, mem-float64(othersMB))
+	// The queue's current limit: its max-capacity (and its parents'), less
+	// what the other queues hold (ParentQueue's child limit).
+	per, root := q.usage(s.Active())
+	i := q.index(name)
+	qu = &q.queues[i]
+	current := q.currentMB(i, mem, func(a int) float64 { return per[a] }, root)
 	usable := math.Max(qu.capMB(s), current)
 	am := float64(amUsed.MemMB + amOf(s, j).MemMB)
 	step := float64(base.MinAllocation(s).MemMB)

@@ -3,6 +3,10 @@
 //   - each queue is guaranteed a capacity; the least used queue (used over
 //     guaranteed, memory, reservations included) is served first, jobs in a
 //     queue first in, first out (queues.go);
+//   - queues nest as PARENT.CHILD (root.PARENT.CHILD), a child's capacity
+//     and max-capacity shares of its parent's; siblings are ranked where
+//     two jobs' paths part, a parent's usage is its children's, and every
+//     parent's max-capacity bounds its children together (tree.go);
 //   - one user: it may hold its queue's capacity plus a container
 //     (user-limit-factor 1), so a queue grows towards its max-capacity only
 //     with a larger factor;

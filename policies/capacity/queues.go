@@ -28,11 +28,15 @@ type Queues struct {
 	sim             *sim.Sim
 }
 
-// queue is one queue's configuration and its usage at this heartbeat.
+// queue is one queue's configuration and its usage at this heartbeat. A
+// queue PARENT.CHILD is CHILD of PARENT (Hadoop's root.PARENT.CHILD); its
+// capacity and max-capacity are kept absolute, shares of the cluster
+// (CSQueueUtils: a child's relative ones times its parent's absolute ones).
 type queue struct {
 	name             string
 	capacity, maxCap float64
 	configured       bool
+	parent           int // index of the parent queue, -1 under root
 	// used is what the queue's jobs hold, plus the requests they have
 	// reserved nodes for (a reservation is charged to the queue and its
 	// user: LeafQueue.allocateResource).
@@ -46,7 +50,7 @@ func (q *Queues) of(name string) *queue {
 			return &q.queues[i]
 		}
 	}
-	q.queues = append(q.queues, queue{name: name})
+	q.queues = append(q.queues, queue{name: name, parent: -1})
 	return &q.queues[len(q.queues)-1]
 }
 
@@ -58,15 +62,14 @@ func (q *Queues) Prepare(s *sim.Sim) {
 	}
 	// An ended job's application holds its AM container, in its queue,
 	// until it is removed (sim.Finishing).
+	// A parent's usage is its children's.
 	for _, jobs := range [2][]*sim.Job{s.Active(), s.Finishing()} {
 		for _, j := range jobs {
-			qu := q.of(base.QueueOf(j))
-			qu.used = qu.used.Add(j.Alloc.Sub(j.OppAlloc))
+			q.charge(q.index(base.QueueOf(j)), j.Alloc.Sub(j.OppAlloc))
 		}
 	}
 	for _, n := range s.ReservedNodes() {
-		qu := q.of(base.QueueOf(n.Reserved.Job))
-		qu.used = qu.used.Add(s.Normalized(n.Reserved.Req))
+		q.charge(q.index(base.QueueOf(n.Reserved.Job)), s.Normalized(n.Reserved.Req))
 	}
 }
 
@@ -92,7 +95,12 @@ func (q *Queues) Less(s *sim.Sim, a, b *sim.Job) bool {
 	if qa == qb {
 		return a.ID < b.ID
 	}
-	ia, ib := q.index(qa), q.index(qb)
+	// Queues in different places are compared where their paths part
+	// (ParentQueue sorts its children).
+	ia, ib := q.siblings(q.index(qa), q.index(qb))
+	if ia == ib {
+		return a.ID < b.ID
+	}
 	ua, ub := q.queues[ia].usedCapacity(s), q.queues[ib].usedCapacity(s)
 	if ua != ub {
 		return ua < ub
@@ -122,18 +130,23 @@ func (q *Queues) Allow(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 	if n.Reserved == t {
 		return true // charged when reserved: fulfilling it checks no limit (LeafQueue.accept)
 	}
-	qu := q.of(base.QueueOf(t.Job))
+	i := q.index(base.QueueOf(t.Job))
 	mem := float64(s.Capacity().MemMB)
 	req := t.Req
 	if !t.Sized {
 		req = s.Normalized(req)
 	}
 	// checkHeadroom: the headroom plus what the job has reserved must hold
-	// the request, so the job's own reservations do not count against it.
+	// the request, so the job's own reservations do not count against it;
+	// the headroom is the tightest of the queue's and its parents'
+	// max-capacities (ParentQueue.getResourceLimitsOfChild).
 	own := base.ReservedMB(s, t.Job)
-	if float64(qu.used.MemMB-own+req.MemMB) > qu.maxCap*mem+0.5 {
-		return false
+	for a := i; a >= 0; a = q.queues[a].parent {
+		if float64(q.queues[a].used.MemMB-own+req.MemMB) > q.queues[a].maxCap*mem+0.5 {
+			return false
+		}
 	}
+	qu := &q.queues[i]
 	// LeafQueue.canAssignToUser with reservations-continue-looking: a user
 	// over its limit may still be assigned while its job's reservations
 	// make up the excess, by giving one up (OverUserLimit).
@@ -175,19 +188,19 @@ func (q *Queues) userLimitMB(s *sim.Sim, qu *queue) float64 {
 
 // Launched keeps the per-queue usage current within a heartbeat.
 func (q *Queues) Launched(s *sim.Sim, t *sim.Task) {
-	qu := q.of(base.QueueOf(t.Job))
-	qu.used = qu.used.Add(t.Alloc)
+	q.charge(q.index(base.QueueOf(t.Job)), t.Alloc)
 }
 
-// NewQueues validates the spec's queues: capacities in [0, 1] summing to 1
-// (or one "default" queue with everything), max-capacity at least capacity.
+// NewQueues validates the spec's queues: capacities in [0, 1], the
+// children of each parent (and the queues under root) summing to 1 (or one
+// "default" queue with everything), max-capacity at least capacity; a
+// queue PARENT.CHILD needs PARENT declared.
 func NewQueues(sp base.Spec) (*Queues, error) {
 	q := &Queues{}
 	if len(sp.Queues) == 0 {
-		q.queues = []queue{{name: base.DefaultQueue, capacity: 1, maxCap: 1, configured: true}}
+		q.queues = []queue{{name: base.DefaultQueue, capacity: 1, maxCap: 1, configured: true, parent: -1}}
 		return q, nil
 	}
-	sum := 0.0
 	for _, qu := range sp.Queues {
 		if qu.Capacity < 0 || qu.Capacity > 1 {
 			return nil, fmt.Errorf("capacity: queue %q capacity %v outside [0, 1]", qu.Name, qu.Capacity)
@@ -204,13 +217,9 @@ func NewQueues(sp base.Spec) (*Queues, error) {
 		if qu.MinMemMB != 0 || qu.MinVCores != 0 || qu.MaxMemMB != 0 || qu.MaxVCores != 0 || qu.MaxRunningApps != 0 {
 			return nil, fmt.Errorf("capacity: queue %q sets min_resources_*, max_resources_* or max_running_apps, FairScheduler settings (fair-scheduler.xml) the capacity policy does not model: use capacity and max_capacity", qu.Name)
 		}
-		q.queues = append(q.queues, queue{name: qu.Name, capacity: qu.Capacity, maxCap: mc, configured: true})
-		sum += qu.Capacity
+		q.queues = append(q.queues, queue{name: qu.Name, capacity: qu.Capacity, maxCap: mc, configured: true, parent: -1})
 	}
-	if sum < 0.999 || sum > 1.001 {
-		return nil, fmt.Errorf("capacity: queue capacities sum to %.3f, want 1", sum)
-	}
-	return q, nil
+	return q, q.tree()
 }
 
 func (q *Queues) maxLoad() float64 {
@@ -234,33 +243,39 @@ func (q *Queues) maxLoad() float64 {
 // (DefaultResourceCalculator).
 func (q *Queues) Headroom(s *sim.Sim, j *sim.Job) sim.Res {
 	name := base.QueueOf(j)
-	qu := q.of(name)
-	var used, others int64
+	i := q.index(name)
+	mem := float64(s.Capacity().MemMB)
+	var used int64
+	var current float64
 	if len(q.queues) == 1 {
 		used = s.Allocated().MemMB
-	} else {
-		for _, jobs := range [2][]*sim.Job{s.Active(), s.Finishing()} {
-			for _, o := range jobs {
-				m := o.Alloc.MemMB - o.OppAlloc.MemMB
-				if base.QueueOf(o) == name {
-					used += m
-				} else {
-					others += m
-				}
-			}
-		}
-	}
-	for _, n := range s.ReservedNodes() {
-		if base.QueueOf(n.Reserved.Job) == name {
+		for _, n := range s.ReservedNodes() {
 			used += s.Normalized(n.Reserved.Req).MemMB
 		}
+		current = math.Min(q.queues[i].maxCap*mem, mem)
+	} else {
+		per, root := q.usage(s.Active(), s.Finishing())
+		// The job's own queue counts its reservations (and so do its
+		// parents); the others' are left out.
+		var resv float64
+		for _, n := range s.ReservedNodes() {
+			if base.QueueOf(n.Reserved.Job) == name {
+				resv += float64(s.Normalized(n.Reserved.Req).MemMB)
+			}
+		}
+		i = q.index(name)
+		for a := i; a >= 0; a = q.queues[a].parent {
+			per[a] += resv
+		}
+		root += resv
+		used = int64(per[i])
+		current = q.currentMB(i, mem, func(a int) float64 { return per[a] }, root)
 	}
-	mem := float64(s.Capacity().MemMB)
+	qu := &q.queues[i]
 	saved := qu.used
 	qu.used.MemMB = used
 	user := q.userLimitMB(s, qu)
 	qu.used = saved
-	current := math.Min(qu.maxCap*mem, mem-float64(others))
 	h := math.Min(user-float64(used), current-float64(used))
 	if step := float64(base.MinAllocation(s).MemMB); step > 0 {
 		h = math.Trunc(h/step) * step
@@ -282,10 +297,14 @@ func (q *Queues) Headroom(s *sim.Sim, j *sim.Job) sim.Res {
 // canAssignToUser refuses a user only once it holds more than its limit).
 // Memory only.
 func (q *Queues) AssignHeadroom(s *sim.Sim, j *sim.Job) sim.Res {
-	qu := q.of(base.QueueOf(j)) // used: the ranking's snapshot, kept current by Launched
 	free := s.Capacity().Sub(s.Allocated())
 	free.MemMB -= base.ReservedMB(s, nil) // the root queue's usage holds reservations
 	mem := float64(s.Capacity().MemMB)
-	h := math.Min(qu.maxCap*mem-float64(qu.used.MemMB), float64(free.MemMB))
+	h := float64(free.MemMB)
+	// used: the ranking's snapshot, kept current by Launched; the
+	// tightest of the queue's and its parents' max-capacities.
+	for a := q.index(base.QueueOf(j)); a >= 0; a = q.queues[a].parent {
+		h = math.Min(h, q.queues[a].maxCap*mem-float64(q.queues[a].used.MemMB))
+	}
 	return sim.Res{MemMB: int64(math.Floor(h)), VCores: free.VCores}
 }
