@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"yarngym/env/runner"
 	"yarngym/env/scenario"
 	"yarngym/env/sim"
+	"yarngym/runner"
 )
 
 // Result is one scenario run on both sides.

@@ -1,12 +1,12 @@
-// Package policies is the registry of yarngym's scheduling policies by name.
-// A policy lives in its own folder; adding one means writing that folder and
-// one line in the registry below.
+// Package policies registers yarngym's scheduling policies by name in
+// base.Policies (the registry lives there, below every policy, so that
+// loading a scenario imports none). A policy lives in its own folder;
+// adding one means writing that folder and one line in the table below.
+// Whatever builds policies by name imports this package (runner, the
+// command, the C ABI, tests).
 package policies
 
 import (
-	"fmt"
-	"sort"
-
 	"yarngym/env/sim"
 	"yarngym/policies/autoadmin"
 	"yarngym/policies/base"
@@ -26,7 +26,7 @@ type Info struct {
 	New  base.Factory
 }
 
-var registry = []Info{
+var table = []Info{
 	{"fifo", "first-come-first-serve (backfill = 1: YARN FifoScheduler)", fifo.New},
 	{"fair", "YARN FairScheduler: fair share by memory, maxAMShare, node reservation", fair.New},
 	{"capacity", "YARN CapacityScheduler: queue capacities, max-capacity, AM limit, node reservation", capacity.New},
@@ -37,30 +37,20 @@ var registry = []Info{
 	{"autoadmin", "AutoAdmin: Fair with dynamic reservation admission control (RIC, RRP, ARC)", autoadmin.New}, {"static-reserve", "AutoAdmin Sec. 2.3 baseline: Fair admitting jobs while reserved_vcores stay free of AMs", autoadmin.NewStatic},
 }
 
+func init() {
+	for _, in := range table {
+		base.Policies.MustAdd(in.Name, in.Doc, in.New)
+	}
+}
+
 // All returns the registered policies sorted by name.
 func All() []Info {
-	out := append([]Info(nil), registry...)
-	sort.Slice(out, func(a, b int) bool { return out[a].Name < out[b].Name })
+	var out []Info
+	for _, e := range base.Policies.All() {
+		out = append(out, Info{Name: e.Name, Doc: e.Doc, New: e.Value})
+	}
 	return out
 }
 
 // New builds a fresh instance of the policy called name.
-func New(name string, sp base.Spec) (*sim.Policy, error) {
-	for _, in := range registry {
-		if in.Name == name {
-			return in.New(sp)
-		}
-	}
-	return nil, fmt.Errorf("unknown policy %q (known: %s)", name, names())
-}
-
-func names() string {
-	s := ""
-	for i, in := range All() {
-		if i > 0 {
-			s += ", "
-		}
-		s += in.Name
-	}
-	return s
-}
+func New(name string, sp base.Spec) (*sim.Policy, error) { return base.NewPolicy(name, sp) }

@@ -21,7 +21,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"yarngym/env/runner"
+	"yarngym/runner"
 )
 
 // Row is one reported figure.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"yarngym/env/runner"
+	"yarngym/runner"
 )
 
 func TestMeanSD(t *testing.T) {

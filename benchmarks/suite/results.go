@@ -6,7 +6,7 @@ import (
 	"sort"
 
 	"yarngym/benchmarks/repro"
-	"yarngym/env/runner"
+	"yarngym/runner"
 )
 
 // Results is everything a suite run produced: what the report is built

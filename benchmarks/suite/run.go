@@ -8,8 +8,8 @@ import (
 	"yarngym/benchmarks/models"
 	"yarngym/benchmarks/repro"
 	_ "yarngym/benchmarks/repro/all" // registers every paper's reproduction
-	"yarngym/env/runner"
 	"yarngym/env/sim"
+	"yarngym/runner"
 )
 
 // Options controls a suite run.

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"yarngym/env/runner"
 	"yarngym/env/sim"
+	"yarngym/runner"
 )
 
 // What yg_run_string returns (YG_RUN_*).

@@ -14,7 +14,7 @@ import (
 
 	"yarngym/benchmarks/report"
 	"yarngym/benchmarks/suite"
-	"yarngym/env/scenario"
+	"yarngym/registry"
 )
 
 // cmdBench runs a suite: yarngym bench SUITE [--seeds N] [--out DIR] [--parallel K] [--timeline S].
@@ -36,7 +36,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	}
 	s, ok := suite.Lookup(pos[0])
 	if !ok {
-		return usagef("bench: unknown suite %q%s. Suites:\n%s", pos[0], scenario.DidYouMean(pos[0], suite.Names()), suite.Describe())
+		return usagef("bench: unknown suite %q%s. Suites:\n%s", pos[0], registry.DidYouMean(pos[0], suite.Names()), suite.Describe())
 	}
 	if *seeds < 1 || *parallel < 1 || !(*timeline > 0) {
 		return usagef("bench: --seeds and --parallel must be at least 1, --timeline above 0")

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"yarngym/env/runner"
 	"yarngym/env/scenario"
 	"yarngym/env/workload"
 	"yarngym/policies"
 	"yarngym/policies/base"
+	"yarngym/runner"
 )
 
 type multiFlag []string

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"yarngym/env/scenario"
+	"yarngym/registry"
 )
 
 // command is one subcommand's flags and help. Every subcommand parses its
@@ -75,7 +75,7 @@ func (c *command) parse(args []string, stdout io.Writer) ([]string, error) {
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
 		name = strings.TrimLeft(name, "-")
 		hint := ""
-		if near := scenario.Nearest(name, c.flagNames()); near != "" {
+		if near := registry.Nearest(name, c.flagNames()); near != "" {
 			hint = fmt.Sprintf("did you mean --%s? ", near)
 		}
 		return nil, usagef("%s: unknown flag --%s (%ssee 'yarngym %s --help')", c.name, name, hint, c.name)
@@ -183,5 +183,5 @@ func nearestCommand(name string) string {
 			cmds = append(cmds, strings.Fields(rest)[0])
 		}
 	}
-	return scenario.DidYouMean(name, cmds)
+	return registry.DidYouMean(name, cmds)
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"yarngym/env/runner"
+	"yarngym/runner"
 )
 
 // isTerminal reports whether w is a terminal (a character device).

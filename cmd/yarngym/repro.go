@@ -8,7 +8,7 @@ import (
 
 	"yarngym/benchmarks/repro"
 	_ "yarngym/benchmarks/repro/all" // registers every paper
-	"yarngym/env/scenario"
+	"yarngym/registry"
 )
 
 func cmdRepro(args []string, stdout, stderr io.Writer) error {
@@ -29,7 +29,7 @@ func cmdRepro(args []string, stdout, stderr io.Writer) error {
 	}
 	p, ok := repro.Lookup(pos[0])
 	if !ok {
-		return usagef("repro: unknown paper %q%s (known: %s)", pos[0], scenario.DidYouMean(pos[0], repro.Names()), strings.Join(repro.Names(), ", "))
+		return usagef("repro: unknown paper %q%s (known: %s)", pos[0], registry.DidYouMean(pos[0], repro.Names()), strings.Join(repro.Names(), ", "))
 	}
 	if *seeds < 1 || *parallel < 1 {
 		return usagef("repro: --seeds and --parallel must be at least 1")

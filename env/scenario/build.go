@@ -6,15 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"sort"
 	"strings"
 
 	"yarngym/data"
 	"yarngym/env/sim"
 	"yarngym/env/workload"
-	"yarngym/policies"
 	"yarngym/policies/base"
+	"yarngym/registry"
 )
 
 // validate checks everything that does not depend on the seed, and runs the
@@ -216,7 +215,7 @@ func (sc *Scenario) validateJob(i int, j Job, maxCap sim.Res) error {
 		}
 		if st.Profile != "" {
 			if _, ok := sim.Profiles[st.Profile]; !ok {
-				return bad(sk+".profile", "unknown profile %q%s (known: %s)", st.Profile, DidYouMean(st.Profile, strings.Split(profileNames(), ", ")), profileNames())
+				return bad(sk+".profile", "unknown profile %q%s (known: %s)", st.Profile, registry.DidYouMean(st.Profile, strings.Split(profileNames(), ", ")), profileNames())
 			}
 		}
 	}
@@ -248,14 +247,10 @@ func (sc *Scenario) Spec() base.Spec {
 func (sc *Scenario) policy(name string) (*sim.Policy, error) {
 	f := &sc.File
 	spec := sc.Spec()
-	var known []string
-	for _, in := range policies.All() {
-		known = append(known, in.Name)
+	if !base.Policies.Has(name) {
+		return nil, &Error{Source: sc.Origin(), Key: "policy", Reason: base.Policies.Unknown(name).Error()}
 	}
-	if !slices.Contains(known, name) {
-		return nil, &Error{Source: sc.Origin(), Key: "policy", Reason: fmt.Sprintf("unknown policy %q%s (known: %s)", name, DidYouMean(name, known), strings.Join(known, ", "))}
-	}
-	p, err := policies.New(name, spec)
+	p, err := base.NewPolicy(name, spec)
 	if err != nil {
 		return nil, &Error{Source: sc.Origin(), Key: "policy", Reason: fmt.Sprintf("policy %q cannot run scenario %q: %v", name, f.Name, err)}
 	}
@@ -294,7 +289,7 @@ func paramHint(p *sim.Policy, name string) string {
 	}
 	near := ""
 	if p.Params.Get(name) == nil {
-		near = DidYouMean(name, n)
+		near = registry.DidYouMean(name, n)
 	}
 	return fmt.Sprintf("%s (policy %s has: %s)", near, p.Name, strings.Join(n, ", "))
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"yarngym/env/workload"
+	"yarngym/registry"
 )
 
 //go:embed builtin/*.toml
@@ -135,7 +136,7 @@ func read(nameOrPath string) (data []byte, src, dir string, err error) {
 		data, err = builtinFS.ReadFile("builtin/" + nameOrPath + ".toml")
 		if err != nil {
 			return nil, "", "", &Error{Source: nameOrPath, Reason: fmt.Sprintf("no built-in scenario of that name and not a .toml path%s (built-ins: %s)",
-				DidYouMean(nameOrPath, Builtins()), strings.Join(Builtins(), ", "))}
+				registry.DidYouMean(nameOrPath, Builtins()), strings.Join(Builtins(), ", "))}
 		}
 		wd, _ := os.Getwd()
 		return data, "builtin:" + nameOrPath, wd, nil
@@ -203,7 +204,7 @@ func (sc *Scenario) decode(data []byte, src string) error {
 		g, ok := workload.Lookup(f.Workload.Generator)
 		if !ok {
 			return &Error{Source: src, Key: "workload.generator", Reason: fmt.Sprintf("unknown generator %q%s (known: %s)",
-				f.Workload.Generator, DidYouMean(f.Workload.Generator, workload.Names()), strings.Join(workload.Names(), ", "))}
+				f.Workload.Generator, registry.DidYouMean(f.Workload.Generator, workload.Names()), strings.Join(workload.Names(), ", "))}
 		}
 		sc.Options = g.Options()
 		if md.IsDefined("workload", "options") {
@@ -233,7 +234,7 @@ func (sc *Scenario) unknownKey(und []toml.Key) string {
 	var b strings.Builder
 	b.WriteString("unknown key")
 	if len(valid) > 0 {
-		fmt.Fprintf(&b, "%s (%s takes: %s)", DidYouMean(name, valid), table, strings.Join(valid, ", "))
+		fmt.Fprintf(&b, "%s (%s takes: %s)", registry.DidYouMean(name, valid), table, strings.Join(valid, ", "))
 	}
 	var others []string // the decoder lists a key once per table of an array
 	for _, u := range und[1:] {

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"yarngym/env/runner"
 	"yarngym/env/scenario"
 	"yarngym/env/sim"
+	"yarngym/runner"
 )
 
 func seed(v uint64) *uint64 { return &v }
@@ -529,15 +529,5 @@ func TestErrorsNameTheRightThing(t *testing.T) {
 	}
 	if _, err := scenario.Load("quik", nil); err == nil || !strings.Contains(err.Error(), "did you mean quick?") {
 		t.Errorf("a misspelt built-in: %v", err)
-	}
-}
-
-func TestNearest(t *testing.T) {
-	cands := []string{"vcores", "mem_mb", "count", "seed", "seeds", "max_am_share"}
-	for word, want := range map[string]string{"vcore": "vcores", "VCores": "vcores", "mem-mb": "mem_mb", "mem": "mem_mb",
-		"sed": "seed", "seedz": "seed", "max_am_shar": "max_am_share", "colour": "", "x": "", "": "", "seed": "seeds", "cuont": "count"} {
-		if got := scenario.Nearest(word, cands); got != want {
-			t.Errorf("Nearest(%q) = %q, want %q", word, got, want)
-		}
 	}
 }

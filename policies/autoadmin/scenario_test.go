@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"yarngym/env/runner"
 	"yarngym/env/sim"
+	"yarngym/runner"
 )
 
 // runAA runs autoadmin-66 (66 terasort jobs, AM 1 vCore, tasks 4 vCores, 64

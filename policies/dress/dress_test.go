@@ -4,10 +4,10 @@ import (
 	"math"
 	"testing"
 
-	"yarngym/env/runner"
 	"yarngym/env/sim"
 	"yarngym/policies/base"
 	"yarngym/policies/dress"
+	"yarngym/runner"
 )
 
 var flat = &sim.Profile{Name: "t", Absolute: true, Phases: []sim.Phase{{Name: "run", Frac: 1, CPU: 0.5, Mem: 10}}}

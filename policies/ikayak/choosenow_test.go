@@ -3,9 +3,9 @@ package ikayak_test
 import (
 	"testing"
 
-	"yarngym/env/runner"
 	"yarngym/env/sim"
 	"yarngym/policies/ikayak"
+	"yarngym/runner"
 )
 
 // byID is a Remainer for the property test: a reducer's remaining time

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"yarngym/env/runner"
 	"yarngym/env/sim"
 	"yarngym/policies/ikayak"
+	"yarngym/runner"
 )
 
 func runScenario(t *testing.T, scen, policy string, sets []string, check bool) *runner.Result {

@@ -3,9 +3,9 @@ package opera_test
 import (
 	"testing"
 
-	"yarngym/env/runner"
 	"yarngym/env/sim"
 	"yarngym/policies/opera"
+	"yarngym/runner"
 )
 
 // runScenario runs a built-in scenario under OPERA (sets are --set values)

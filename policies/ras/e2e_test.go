@@ -3,8 +3,8 @@ package ras_test
 import (
 	"testing"
 
-	"yarngym/env/runner"
 	"yarngym/env/sim"
+	"yarngym/runner"
 )
 
 // TestEndToEnd runs RAS on its built-in scenario (Exp. 1 and, with tight

@@ -12,9 +12,9 @@ import (
 	"math"
 
 	"yarngym/benchmarks/repro"
-	"yarngym/env/runner"
 	"yarngym/env/sim"
 	pol "yarngym/policies/autoadmin"
+	"yarngym/runner"
 )
 
 func init() {

@@ -18,8 +18,8 @@ import (
 	"strings"
 
 	"yarngym/benchmarks/repro"
-	"yarngym/env/runner"
 	"yarngym/env/sim"
+	"yarngym/runner"
 )
 
 func init() {

@@ -16,9 +16,9 @@ import (
 	"math"
 
 	"yarngym/benchmarks/repro"
-	"yarngym/env/runner"
 	"yarngym/env/sim"
 	pol "yarngym/policies/ikayak"
+	"yarngym/runner"
 )
 
 func init() {

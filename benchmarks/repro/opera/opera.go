@@ -10,8 +10,8 @@ import (
 	"math"
 
 	"yarngym/benchmarks/repro"
-	"yarngym/env/runner"
 	"yarngym/env/sim"
+	"yarngym/runner"
 )
 
 func init() {

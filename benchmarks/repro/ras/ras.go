@@ -11,8 +11,8 @@ import (
 	"math"
 
 	"yarngym/benchmarks/repro"
-	"yarngym/env/runner"
 	"yarngym/env/sim"
+	"yarngym/runner"
 )
 
 func init() {

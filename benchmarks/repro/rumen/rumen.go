@@ -12,10 +12,10 @@ import (
 	"math"
 
 	"yarngym/benchmarks/repro"
-	"yarngym/env/runner"
 	"yarngym/env/scenario"
 	"yarngym/env/sim"
 	"yarngym/env/workload"
+	"yarngym/runner"
 )
 
 func init() {

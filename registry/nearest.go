@@ -1,4 +1,4 @@
-package scenario
+package registry
 
 import (
 	"fmt"

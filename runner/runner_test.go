@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"yarngym/env/runner"
+	"yarngym/runner"
 )
 
 // TestProgressSameResults: a run with progress reporting (the engine run in
