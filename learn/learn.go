@@ -2,10 +2,9 @@ package learn
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
 	"yarngym/env/task"
+	"yarngym/registry"
 )
 
 // Options are what every learner takes.
@@ -65,33 +64,31 @@ type Learner struct {
 	Run           func(t task.Task, o Options) (*Result, error)
 }
 
-// learners is the registry; a learner is its own file and one line here.
-var learners = []Learner{
+// table lists the learners; a learner is its own file and one line here.
+var table = []Learner{
 	{"grid", "grid search over the action box (budget: evaluations; about budget^(1/d) points per parameter)", 81, Grid},
 	{"random", "random search: budget uniform candidates", 27, RandomSearch},
 	{"cmaes", "CMA-ES (gonum/optimize CmaEsChol) from the paper default (budget: evaluations)", 27, CMAES},
 	{"ppo", "PPO (gorgonia): a Gaussian MLP policy that sets the parameters every control interval (budget: env steps)", 100000, PPO},
 }
 
+// learners is the registry of learners, filled from table.
+var learners = func() *registry.Registry[Learner] {
+	r := registry.New[Learner]("learner")
+	for _, l := range table {
+		r.MustAdd(l.Name, l.Doc, l)
+	}
+	return r
+}()
+
 // Lookup returns the learner called name.
 func Lookup(name string) (Learner, error) {
-	for _, l := range learners {
-		if l.Name == name {
-			return l, nil
-		}
-	}
-	return Learner{}, fmt.Errorf("no learner %q (learners: %s)", name, strings.Join(Names(), ", "))
+	e, err := learners.Get(name)
+	return e.Value, err
 }
 
-// Names lists the learners.
-func Names() []string {
-	out := make([]string, len(learners))
-	for i, l := range learners {
-		out[i] = l.Name
-	}
-	sort.Strings(out)
-	return out
-}
+// Names lists the learners, sorted.
+func Names() []string { return learners.Names() }
 
 // Train runs learner name on t with o (Budget 0: the learner's default).
 func Train(name string, t task.Task, o Options) (*Result, error) {

@@ -10,7 +10,6 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -83,16 +82,21 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s: %s", e.Source, e.Key, e.Reason)
 }
 
-// Builtins returns the names of the built-in scenarios, sorted.
-func Builtins() []string {
+// builtins is the registry of built-in scenarios: each file of builtin/,
+// by its name, its value the file's contents (its description is read by
+// Describe, not here: registering costs no TOML decoding).
+var builtins = func() *registry.Registry[[]byte] {
+	r := registry.New[[]byte]("built-in scenario")
 	ents, _ := builtinFS.ReadDir("builtin")
-	var out []string
 	for _, e := range ents {
-		out = append(out, strings.TrimSuffix(e.Name(), ".toml"))
+		data, _ := builtinFS.ReadFile("builtin/" + e.Name())
+		r.MustAdd(strings.TrimSuffix(e.Name(), ".toml"), "", data)
 	}
-	sort.Strings(out)
-	return out
-}
+	return r
+}()
+
+// Builtins returns the names of the built-in scenarios, sorted.
+func Builtins() []string { return builtins.Names() }
 
 // Describe reads a built-in scenario's header (name, paper, description,
 // policy) without validating or building it: cheap, for listings.
@@ -133,11 +137,12 @@ func LoadWith(nameOrPath string, sets []string, o LoadOptions) (*Scenario, error
 
 func read(nameOrPath string) (data []byte, src, dir string, err error) {
 	if !strings.ContainsAny(nameOrPath, "/\\") && !strings.HasSuffix(nameOrPath, ".toml") {
-		data, err = builtinFS.ReadFile("builtin/" + nameOrPath + ".toml")
+		e, err := builtins.Get(nameOrPath)
 		if err != nil {
 			return nil, "", "", &Error{Source: nameOrPath, Reason: fmt.Sprintf("no built-in scenario of that name and not a .toml path%s (built-ins: %s)",
 				registry.DidYouMean(nameOrPath, Builtins()), strings.Join(Builtins(), ", "))}
 		}
+		data = e.Value
 		wd, _ := os.Getwd()
 		return data, "builtin:" + nameOrPath, wd, nil
 	}

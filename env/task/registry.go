@@ -1,6 +1,6 @@
 package task
 
-// registry lists the tasks, one constructor each, in listing order. A task
+// table lists the tasks, one constructor each, in listing order. A task
 // is defined in its paper's file; adding one is one line here.
 //
 // Not registered, because their return does not respond to the action
@@ -19,7 +19,7 @@ package task
 // Registered as a control task (Task.Control; its grid's spread is not
 // confirmed on held-out seeds, a negative control for learners): iKayak's
 // suspension v and theta (ikayak.go).
-var registry = []func() *Task{
+var table = []func() *Task{
 	autoAdmin66Fair,
 	autoAdminScale,
 	operaRhoCutoff,

@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"yarngym/env"
+	"yarngym/registry"
 )
 
 // Seeds is a run of consecutive episode seeds, First to First+Count-1.
@@ -152,43 +153,33 @@ func (t *Task) Validate() error {
 	return nil
 }
 
-// registered is the registry, in listing order; see registry.go.
-var registered []*Task
-
-func init() {
-	seen := map[string]bool{}
-	for _, mk := range registry {
+// tasks is the registry of tasks, filled in listing order from table
+// (registry.go).
+var tasks = func() *registry.Registry[*Task] {
+	r := registry.New[*Task]("task")
+	for _, mk := range table {
 		t := mk()
-		if seen[t.ID] {
-			panic("task: " + t.ID + " registered twice")
-		}
-		seen[t.ID] = true
-		registered = append(registered, t)
+		r.MustAdd(t.ID, t.Doc, t)
 	}
-}
+	return r
+}()
 
 // All returns the registered tasks in registry order (copies).
 func All() []Task {
-	out := make([]Task, len(registered))
-	for i, t := range registered {
-		out[i] = t.clone()
+	var out []Task
+	for _, e := range tasks.Ordered() {
+		out = append(out, e.Value.clone())
 	}
 	return out
 }
 
 // Lookup returns the task with id ("Name-vN" or "yarngym/Name-vN").
 func Lookup(id string) (Task, error) {
-	id = strings.TrimPrefix(id, "yarngym/")
-	for _, t := range registered {
-		if t.ID == id {
-			return t.clone(), nil
-		}
+	e, err := tasks.Get(strings.TrimPrefix(id, "yarngym/"))
+	if err != nil {
+		return Task{}, err
 	}
-	ids := make([]string, len(registered))
-	for i, t := range registered {
-		ids[i] = t.ID
-	}
-	return Task{}, fmt.Errorf("no task %q (tasks: %s)", id, strings.Join(ids, ", "))
+	return e.Value.clone(), nil
 }
 
 func (t *Task) clone() Task {

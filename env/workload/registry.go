@@ -3,9 +3,9 @@ package workload
 import (
 	"fmt"
 	"math"
-	"sort"
 
 	"yarngym/env/sim"
+	"yarngym/registry"
 )
 
 // Generator makes a workload from its options.
@@ -35,7 +35,9 @@ func (g Generator) Generate(opts any, rng *sim.Rand) ([]sim.JobSpec, error) {
 	return src(rng)
 }
 
-var generators = map[string]Generator{}
+// generators is the registry of workload generators; each registers itself
+// from its own file (register, registerTrace).
+var generators = registry.New[Generator]("generator")
 
 // register adds a generator with typed options O whose jobs are drawn from
 // the options and the seed alone.
@@ -48,28 +50,16 @@ func register[O any](name, doc string, defaults func() *O, gen func(*O, *sim.Ran
 		}})
 }
 
-func add(g Generator) {
-	if _, dup := generators[g.Name]; dup {
-		panic("workload: generator " + g.Name + " registered twice")
-	}
-	generators[g.Name] = g
-}
+func add(g Generator) { generators.MustAdd(g.Name, g.Doc, g) }
 
 // Lookup returns the generator called name.
 func Lookup(name string) (Generator, bool) {
-	g, ok := generators[name]
-	return g, ok
+	e, err := generators.Get(name)
+	return e.Value, err == nil
 }
 
 // Names returns the generators' names, sorted.
-func Names() []string {
-	out := make([]string, 0, len(generators))
-	for n := range generators {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func Names() []string { return generators.Names() }
 
 // durations draws n task durations (ms) from a log-normal distribution with
 // the given median (seconds) and log-space sigma: task times in MapReduce
