@@ -1,5 +1,7 @@
-// Package learn will hold yarngym's learners (gorgonia) and black-box tuners
-// that set the papers' thresholds through the environment's action space.
+// Package learn holds yarngym's learners, one file each (grid.go, random.go,
+// cmaes.go: black-box tuners; ppo.go: PPO on gorgonia), registered in
+// learn.go, and the model files they write (model.go). They set the papers'
+// thresholds through the environment's action space.
 //
 // gorgonia v0.9.18 panics at start-up on Go 1.26 unless
 // go4.org/unsafe/assume-no-moving-gc is at v0.0.0-20231121144256-b99613f794b6

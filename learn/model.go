@@ -182,7 +182,7 @@ func (n *Net) check(in, out int) error {
 }
 
 // Mean is the network's output for x (the forward pass, in plain Go; the
-// gorgonia graph of ppo.go computes the same, tested in ppo_test.go).
+// gorgonia graph of ppo.go computes the same: learn_test.go TestNetMatchesGraph).
 func (n *Net) Mean(x []float64) []float64 {
 	h := x
 	L := len(n.Sizes) - 1

@@ -236,7 +236,7 @@ type ppoNet struct {
 	adv     *G.Node
 	ret     *G.Node
 	loss    *G.Node
-	mu      *G.Node // the actor's mean, for ppo_test.go
+	mu      *G.Node // the actor's mean, for learn_test.go TestNetMatchesGraph
 
 	aw, ab []*G.Node // actor layers
 	cw, cb []*G.Node // critic layers

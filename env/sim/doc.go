@@ -8,7 +8,8 @@
 // random draw comes from a Rand derived from the run's seed and passed
 // explicitly, and the same Config always produces the same bytes out.
 //
-// The model (see ../../../shared/DESIGN.md, "The cluster model"):
+// The model (README.md, "The model in one paragraph"; ARCHITECTURE.md for
+// where this package sits):
 //
 //   - Nodes have a capacity (vCores, memory MB, disk and network bandwidth),
 //     a speed factor and a rack. Map tasks read HDFS-like blocks whose replicas
