@@ -71,7 +71,7 @@ func TestHeaderListsEveryExport(t *testing.T) {
 		{"YG_ERR_ENV", statusEnv}, {"YG_ERR_PANIC", statusPanic}, {"YG_FLAG_NO_AUTORESET", flagNoAutoreset},
 		{"YG_STR_FEATURES", strFeatures}, {"YG_STR_ACTIONS", strActions}, {"YG_STR_INFO", strInfo}, {"YG_STR_CONFIG", strConfig},
 		{"YG_REG_TASKS", regTasks}, {"YG_REG_BASELINES", regBaselines}, {"YG_REG_POLICIES", regPolicies},
-		{"YG_REG_SCENARIOS", regScenarios}, {"YG_REG_OBJECTIVES", regObjectives},
+		{"YG_REG_SCENARIOS", regScenarios}, {"YG_REG_OBJECTIVES", regObjectives}, {"YG_REG_CONFIG", regConfig},
 		{"YG_RUN_SUMMARY", runSummary}, {"YG_RUN_JOB_STRINGS", runJobStrings}, {"YG_RUN_ENUMS", runEnums}, {"YG_RUN_STATE_NAMES", runStateNames}} {
 		re := regexp.MustCompile(`(?m)^#define ` + c.name + ` (\d+)`)
 		m := re.FindStringSubmatch(string(h))

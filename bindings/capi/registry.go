@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
+	"strings"
 
 	"yarngym/benchmarks/baselines"
 	"yarngym/env"
@@ -20,6 +22,7 @@ const (
 	regPolicies   = 2
 	regScenarios  = 3
 	regObjectives = 4
+	regConfig     = 5
 )
 
 // taskJSON is a task as the registry lists it: the task, its gym id and
@@ -65,6 +68,13 @@ type scenarioJSON struct {
 	Paper       string `json:"paper"`
 	Policy      string `json:"policy"`
 	Description string `json:"description"`
+}
+
+// configFieldJSON is one field of env.Config as JSON carries it: its key
+// and its Go type (Python's EnvConfig is checked against these).
+type configFieldJSON struct {
+	Key  string `json:"key"`
+	Type string `json:"type"`
 }
 
 type objectiveJSON struct {
@@ -136,8 +146,20 @@ func registryJSON(what int) (string, error) {
 			out = append(out, objectiveJSON{o, safe})
 		}
 		v = out
+	case regConfig:
+		var out []configFieldJSON
+		t := reflect.TypeFor[env.Config]()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if key == "" || key == "-" {
+				continue
+			}
+			out = append(out, configFieldJSON{key, f.Type.String()})
+		}
+		v = out
 	default:
-		return "", invalidf("registry: unknown kind %d (known: 0 tasks, 1 baselines, 2 policies, 3 scenarios, 4 objectives)", what)
+		return "", invalidf("registry: unknown kind %d (known: 0 tasks, 1 baselines, 2 policies, 3 scenarios, 4 objectives, 5 config)", what)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

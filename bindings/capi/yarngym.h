@@ -71,6 +71,7 @@ extern "C" {
 #define YG_REG_POLICIES 2   /* policies: name, doc, params (name, range, default, integer), state */
 #define YG_REG_SCENARIOS 3  /* built-in scenarios: name, paper, policy, description */
 #define YG_REG_OBJECTIVES 4 /* reward objectives: name, stall_safe */
+#define YG_REG_CONFIG 5     /* env.Config's fields: key (JSON), type (Go) */
 
 /* What yg_run_string returns, as JSON. */
 #define YG_RUN_SUMMARY 0     /* the run's summary, as yarngym run's summary.json */

@@ -19,7 +19,7 @@ gymnasium imports yarngym first, which registers the ids.
 
 from __future__ import annotations
 
-from ._native import YarnGymError, YarnGymPanic, abi_version, library_path, max_threads, set_threads
+from ._native import EnvConfig, YarnGymError, YarnGymPanic, abi_version, library_path, max_threads, set_threads
 from .envs import ClusterEnv, VectorClusterEnv
 from .registration import TASKS, baselines, preload_in_forkserver, register_envs, tasks
 from .evaluation import evaluate, task_seeds
@@ -27,6 +27,7 @@ from .runs import Run, run
 
 __all__ = [
     "ClusterEnv",
+    "EnvConfig",
     "VectorClusterEnv",
     "YarnGymError",
     "YarnGymPanic",

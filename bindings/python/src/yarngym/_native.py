@@ -18,6 +18,7 @@ Go keeps no pointer to them after a call returns.
 from __future__ import annotations
 
 import _thread
+import dataclasses
 import json
 import operator
 import os
@@ -32,6 +33,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 __all__ = [
+    "EnvConfig",
     "YarnGymError",
     "YarnGymPanic",
     "NativeBatch",
@@ -51,7 +53,7 @@ except ImportError:  # pragma: no cover (not CPython)
 ABI_VERSION = 2  # the YG_ABI_VERSION this package speaks
 FLAG_NO_AUTORESET = 1
 STR_FEATURES, STR_ACTIONS, STR_INFO, STR_CONFIG = 0, 1, 2, 3
-REG_TASKS, REG_BASELINES, REG_POLICIES, REG_SCENARIOS, REG_OBJECTIVES = 0, 1, 2, 3, 4
+REG_TASKS, REG_BASELINES, REG_POLICIES, REG_SCENARIOS, REG_OBJECTIVES, REG_CONFIG = 0, 1, 2, 3, 4, 5
 _STATUS = {1: "invalid argument", 2: "bad handle", 3: "environment error", 4: "internal error"}
 
 _PKG = Path(__file__).resolve().parent
@@ -439,43 +441,58 @@ def _sets_list(sets: Any) -> list[str]:
     return [str(s) for s in sets]
 
 
-def env_config(
-    scenario: str,
-    *,
-    sets: Sequence[str] | Mapping[str, Any] | None = None,
-    policy: str | None = None,
-    controlled: Sequence[str] | None = None,
-    bounds: Mapping[str, Sequence[float]] | None = None,
-    control_interval_s: float | None = None,
-    horizon_s: float | None = None,
-    max_steps: int | None = None,
-    reward: Mapping[str, float] | None = None,
-) -> dict[str, Any]:
-    """The JSON config of Go's env.Config. ``sets`` may be a mapping
-    {key: value} or a list of "KEY=VALUE" strings (scenario overrides);
-    ``bounds`` narrows controlled parameters' ranges {name: (low, high)}."""
-    if not isinstance(scenario, (str, os.PathLike)) or not str(scenario).strip():
-        raise ValueError(f"scenario: {scenario!r}, want a built-in scenario name or a .toml path")
-    cfg: dict[str, Any] = {"scenario": os.fspath(scenario)}
-    if sets:
-        cfg["sets"] = _sets_list(sets)
-    if policy:
-        cfg["policy"] = str(policy)
-    if controlled:
-        if isinstance(controlled, str):
-            controlled = [controlled]
-        cfg["controlled"] = [str(c) for c in controlled]
-    if bounds:
-        cfg["bounds"] = {str(k): [float(v[0]), float(v[1])] for k, v in bounds.items()}
-    if control_interval_s is not None:
-        cfg["control_interval_s"] = float(control_interval_s)
-    if horizon_s:
-        cfg["horizon_s"] = float(horizon_s)
-    if max_steps:
-        cfg["max_steps"] = int(max_steps)
-    if reward:
-        cfg["reward"] = {str(k): float(v) for k, v in reward.items()}
-    return cfg
+@dataclasses.dataclass(frozen=True)
+class EnvConfig:
+    """An environment's configuration: Go's ``env.Config``, field for field
+    (a test checks these fields against the library's, YG_REG_CONFIG).
+    ``sets`` may be a mapping {key: value} or a list of "KEY=VALUE" strings
+    (scenario overrides); ``bounds`` narrows controlled parameters' ranges
+    {name: (low, high)}; None leaves a field at Go's default."""
+
+    scenario: str = "quick"
+    sets: Sequence[str] | Mapping[str, Any] | None = None
+    policy: str | None = None
+    controlled: Sequence[str] | None = None
+    bounds: Mapping[str, Sequence[float]] | None = None
+    control_interval_s: float | None = None
+    horizon_s: float | None = None
+    max_steps: int | None = None
+    reward: Mapping[str, float] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object Go's env.Config reads (unset fields left out)."""
+        scenario = self.scenario
+        if not isinstance(scenario, (str, os.PathLike)) or not str(scenario).strip():
+            raise ValueError(f"scenario: {scenario!r}, want a built-in scenario name or a .toml path")
+        cfg: dict[str, Any] = {"scenario": os.fspath(scenario)}
+        if self.sets:
+            cfg["sets"] = _sets_list(self.sets)
+        if self.policy:
+            cfg["policy"] = str(self.policy)
+        if self.controlled:
+            controlled = [self.controlled] if isinstance(self.controlled, str) else self.controlled
+            cfg["controlled"] = [str(c) for c in controlled]
+        if self.bounds:
+            cfg["bounds"] = {str(k): [float(v[0]), float(v[1])] for k, v in self.bounds.items()}
+        if self.control_interval_s is not None:
+            cfg["control_interval_s"] = float(self.control_interval_s)
+        if self.horizon_s:
+            cfg["horizon_s"] = float(self.horizon_s)
+        if self.max_steps:
+            cfg["max_steps"] = int(self.max_steps)
+        if self.reward:
+            cfg["reward"] = {str(k): float(v) for k, v in self.reward.items()}
+        return cfg
+
+
+#: EnvConfig's field names, in Go's order: the keyword arguments the
+#: environments take for their configuration.
+CONFIG_KEYS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(EnvConfig))
+
+
+def env_config(scenario: str, **fields: Any) -> dict[str, Any]:
+    """The JSON config of Go's env.Config: ``EnvConfig(scenario, **fields).to_json()``."""
+    return EnvConfig(scenario, **fields).to_json()
 
 
 def _ptr(ffi: Any, ctype: str, arr: np.ndarray) -> Any:

@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ._native import REG_BASELINES, REG_TASKS, registry, registry_path
+from ._native import CONFIG_KEYS, REG_BASELINES, REG_TASKS, registry, registry_path
 
 __all__ = ["TASKS", "register_envs", "tasks", "baselines", "env_kwargs", "preload_in_forkserver"]
 
@@ -47,7 +47,7 @@ _ENTRY = "yarngym.envs:ClusterEnv"
 _VECTOR_ENTRY = "yarngym.envs:VectorClusterEnv"
 
 # Go env.Config's JSON fields, as ClusterEnv's keyword arguments.
-_CONFIG_KEYS = ("scenario", "sets", "policy", "controlled", "bounds", "control_interval_s", "horizon_s", "max_steps", "reward")
+_CONFIG_KEYS = CONFIG_KEYS
 
 SCENARIO_ID = "yarngym/Scenario-v0"
 
