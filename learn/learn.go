@@ -27,6 +27,8 @@ type Options struct {
 	Checkpoint func(m *Model) error
 	// Progress, if set, is told of the learner's progress.
 	Progress func(p Point)
+	// PPO is PPO's configuration (nil: DefaultPPOConfig).
+	PPO *PPOConfig
 }
 
 // DefaultTrainSeeds is how many train seeds score a static candidate.
@@ -40,6 +42,8 @@ type Point struct {
 	X      float64 `json:"x"`
 	Return float64 `json:"return"`
 	Best   float64 `json:"best"`
+	// Diag is the update's diagnostics (PPO; nil for the black-box tuners).
+	Diag *Diagnostics `json:"diag,omitempty"`
 }
 
 // Result is a learner's outcome: the model and its learning curve.

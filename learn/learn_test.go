@@ -122,11 +122,12 @@ func TestObjectiveUsesTrainSeeds(t *testing.T) {
 func TestPPOSameSeedSameModel(t *testing.T) {
 	tk := mustTask(t, "AutoAdmin66-Fair-v0")
 	train := func(seed uint64, workers int) []byte {
-		res, err := Train("ppo", tk, Options{Budget: 2 * ppoEnvs * ppoRollout, Seed: seed, Workers: workers})
+		c := DefaultPPOConfig()
+		res, err := Train("ppo", tk, Options{Budget: 2 * c.Envs * c.Rollout, Seed: seed, Workers: workers})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.EnvSteps != 2*ppoEnvs*ppoRollout || res.GradSteps != 2*ppoEpochs*(ppoEnvs*ppoRollout/ppoMinibatch) {
+		if res.EnvSteps != int64(2*c.Envs*c.Rollout) || res.GradSteps != 2*c.Epochs*(c.Envs*c.Rollout/c.Minibatch) {
 			t.Fatalf("%d env steps and %d gradient steps", res.EnvSteps, res.GradSteps)
 		}
 		path, err := res.Model.Save(t.TempDir())
@@ -160,8 +161,8 @@ func TestPPOSameSeedSameModel(t *testing.T) {
 // the gorgonia graph's actor mean, on a minibatch of random inputs.
 func TestNetMatchesGraph(t *testing.T) {
 	rng := sim.NewRand(3)
-	p := newPPONet(5, 2, rng)
-	M := ppoMinibatch
+	p := newPPONet(5, 2, rng, DefaultPPOConfig())
+	M := DefaultPPOConfig().Minibatch
 	x := make([]float64, M*5)
 	for i := range x {
 		x[i] = rng.NormFloat64()
@@ -240,11 +241,12 @@ func TestModelValidate(t *testing.T) {
 
 // BenchmarkPPO measures PPO's training throughput on AutoAdmin66-Fair-v0:
 // environment steps and gradient steps per second (one op: one iteration
-// of ppoEnvs x ppoRollout steps and ppoEpochs epochs).
+// of Envs x Rollout steps and Epochs epochs, DefaultPPOConfig).
 func BenchmarkPPO(b *testing.B) {
 	tk := mustTask(b, "AutoAdmin66-Fair-v0")
 	b.ResetTimer()
-	res, err := Train("ppo", tk, Options{Budget: b.N * ppoEnvs * ppoRollout, Seed: 1})
+	c := DefaultPPOConfig()
+	res, err := Train("ppo", tk, Options{Budget: b.N * c.Envs * c.Rollout, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/stat"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -12,26 +13,63 @@ import (
 	"yarngym/env/task"
 )
 
-// PPO's hyper-parameters: cleanrl's ppo_continuous_action.py (Huang et
-// al., "The 37 Implementation Details of Proximal Policy Optimization",
-// 2022) with a smaller rollout, since an episode here is tens of steps and
-// a step runs a simulated minute of the cluster.
-const (
-	ppoEnvs       = 8    // environments stepped together by env.Batch
-	ppoRollout    = 32   // steps per environment per rollout (256 samples)
-	ppoGamma      = 0.99 // discount; episodes end at the task's horizon
-	ppoLambda     = 0.95 // GAE lambda
-	ppoEpochs     = 10   // passes over each rollout
-	ppoMinibatch  = 64   // samples per gradient step
-	ppoClip       = 0.2  // the surrogate's clipping epsilon
-	ppoEntCoef    = 0.0  // entropy bonus (cleanrl's default for continuous control)
-	ppoVfCoef     = 0.5  // value loss weight
-	ppoLR         = 3e-4 // Adam's learning rate (constant)
-	ppoMaxNorm    = 0.5  // global gradient-norm clip
-	ppoHidden     = 64   // units in each of the two tanh hidden layers
-	ppoInitLogStd = -0.5 // initial log std of the Gaussian over [-1, 1] actions
-	ppoObsClip    = 10   // normalised observations are clipped to +-10
-)
+// PPOConfig is PPO's hyper-parameters, cleanrl's knobs
+// (ppo_continuous_action.py; Huang et al., "The 37 Implementation Details
+// of Proximal Policy Optimization", 2022). DefaultPPOConfig is cleanrl's
+// with a smaller rollout, since an episode here is tens of steps and a step
+// runs a simulated minute of the cluster.
+type PPOConfig struct {
+	Envs        int     // environments stepped together by env.Batch
+	Rollout     int     // steps per environment per rollout
+	Gamma       float64 // discount; episodes end at the task's horizon
+	Lambda      float64 // GAE lambda
+	Epochs      int     // passes over each rollout
+	Minibatch   int     // samples per gradient step
+	Clip        float64 // the surrogate's clipping epsilon
+	EntCoef     float64 // entropy bonus
+	VfCoef      float64 // value loss weight
+	LR          float64 // Adam's learning rate
+	AnnealLR    bool    // decay the learning rate linearly to 0 over the budget (cleanrl's anneal_lr)
+	MaxGradNorm float64 // global gradient-norm clip
+	Hidden      int     // units in each of the two tanh hidden layers
+	InitLogStd  float64 // initial log std of the Gaussian over [-1, 1] actions
+	ObsClip     float64 // normalised observations are clipped to +-ObsClip
+}
+
+// DefaultPPOConfig is the configuration the committed models were trained
+// with.
+func DefaultPPOConfig() PPOConfig {
+	return PPOConfig{Envs: 8, Rollout: 32, Gamma: 0.99, Lambda: 0.95, Epochs: 10, Minibatch: 64, Clip: 0.2,
+		EntCoef: 0.0, VfCoef: 0.5, LR: 3e-4, MaxGradNorm: 0.5, Hidden: 64, InitLogStd: -0.5, ObsClip: 10}
+}
+
+// check refuses a configuration PPO cannot run.
+func (c PPOConfig) check() error {
+	switch {
+	case c.Envs < 1 || c.Rollout < 1 || c.Epochs < 1 || c.Hidden < 1:
+		return fmt.Errorf("ppo: envs, rollout, epochs and hidden must be at least 1 (%d, %d, %d, %d)", c.Envs, c.Rollout, c.Epochs, c.Hidden)
+	case c.Minibatch < 1 || c.Minibatch > c.Envs*c.Rollout:
+		return fmt.Errorf("ppo: minibatch %d outside [1, envs x rollout = %d]", c.Minibatch, c.Envs*c.Rollout)
+	case !(c.Gamma >= 0 && c.Gamma <= 1) || !(c.Lambda >= 0 && c.Lambda <= 1):
+		return fmt.Errorf("ppo: gamma %v and lambda %v must be in [0, 1]", c.Gamma, c.Lambda)
+	case !(c.Clip > 0) || !(c.LR > 0) || !(c.MaxGradNorm > 0) || !(c.ObsClip > 0) || c.EntCoef < 0 || c.VfCoef < 0:
+		return fmt.Errorf("ppo: clip, lr, max_grad_norm and obs_clip must be positive, ent_coef and vf_coef not negative")
+	}
+	return nil
+}
+
+// Diagnostics are one PPO update's health figures, as cleanrl logs them:
+// the approximate KL divergence between the policy before and after the
+// update (mean over its minibatches of (r - 1) - log r, Schulman's k3
+// estimator), the share of samples whose probability ratio r was clipped,
+// the explained variance of the value function on the rollout's returns,
+// and the learning rate used.
+type Diagnostics struct {
+	ApproxKL     float64 `json:"approx_kl"`
+	ClipFrac     float64 `json:"clip_frac"`
+	ExplainedVar float64 `json:"explained_var"`
+	LR           float64 `json:"lr"`
+}
 
 // PPO is proximal policy optimisation (Schulman et al., "Proximal Policy
 // Optimization Algorithms", 2017) with a clipped surrogate, generalised
@@ -43,12 +81,20 @@ const (
 // standard deviation of the discounted return. The networks are gorgonia
 // graphs trained with Adam.
 //
-// Environments run on the task's train seeds in order, ppoEnvs at once in
+// Environments run on the task's train seeds in order, cfg.Envs at once in
 // an env.Batch (an ended one is reset with the next seed), so nothing here
 // ever sees a test seed. Initial weights and every sample come from the
 // run's seeded generator: the same seed gives the same model, bit for bit,
 // whatever o.Workers. The budget is environment steps.
 func PPO(t task.Task, o Options) (*Result, error) {
+	cfg := DefaultPPOConfig()
+	if o.PPO != nil {
+		cfg = *o.PPO
+	}
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	ppoEnvs, ppoRollout, ppoGamma, ppoLambda, ppoEpochs, ppoMinibatch := cfg.Envs, cfg.Rollout, cfg.Gamma, cfg.Lambda, cfg.Epochs, cfg.Minibatch
 	rng := sim.NewRand(sim.DeriveSeed(o.Seed, sim.HashString("learn.ppo")))
 
 	// The environments.
@@ -72,8 +118,8 @@ func PPO(t task.Task, o Options) (*Result, error) {
 
 	// The networks: actor (mean of the Gaussian, and its log std) and
 	// critic, as gorgonia graphs over one minibatch.
-	net := newPPONet(od, ad, rng)
-	norm := NewObsNorm(od, ppoObsClip)
+	net := newPPONet(od, ad, rng, cfg)
+	norm := NewObsNorm(od, cfg.ObsClip)
 	retNorm := NewObsNorm(1, math.Inf(1)) // running variance of discounted returns
 	discRet := make([]float64, ppoEnvs)
 
@@ -130,7 +176,7 @@ func PPO(t task.Task, o Options) (*Result, error) {
 			if err := b.StepSome(nil, act, obs, rew, term, trunc); err != nil {
 				return nil, err
 			}
-			res.EnvSteps += ppoEnvs
+			res.EnvSteps += int64(ppoEnvs)
 			for i := range ppoEnvs {
 				k := step*ppoEnvs + i
 				epRet[i] += rew[i]
@@ -184,6 +230,13 @@ func PPO(t task.Task, o Options) (*Result, error) {
 		for i := range perm {
 			perm[i] = i
 		}
+		diag := Diagnostics{LR: cfg.LR, ExplainedVar: explainedVariance(bufVal, ret)}
+		if cfg.AnnealLR {
+			diag.LR = cfg.LR * (1 - float64(iter)/float64(iters))
+			G.WithLearnRate(diag.LR)(net.solver)
+		}
+		var kl, clipped float64
+		var batches int
 		for range ppoEpochs {
 			for i := n - 1; i > 0; i-- { // Fisher-Yates from the run's generator
 				j := rng.IntN(i + 1)
@@ -191,25 +244,29 @@ func PPO(t task.Task, o Options) (*Result, error) {
 			}
 			for start := 0; start+ppoMinibatch <= n; start += ppoMinibatch {
 				idx := perm[start : start+ppoMinibatch]
-				if err := net.train(idx, bufObs, bufAct, bufLogP, adv, ret); err != nil {
+				bkl, bclip, err := net.train(idx, bufObs, bufAct, bufLogP, adv, ret)
+				if err != nil {
 					return nil, fmt.Errorf("ppo: iteration %d: %w", iter, err)
 				}
+				kl, clipped, batches = kl+bkl, clipped+bclip, batches+1
 				res.GradSteps++
 			}
 		}
 
 		// 4. The learning curve: the mean return of the episodes that
-		// finished in this rollout (stochastic actions, train seeds).
+		// finished in this rollout (stochastic actions, train seeds), and
+		// the update's diagnostics.
 		if len(finished) > 0 {
 			st := task.NewStat(finished)
 			best = max(best, st.Mean)
-			p := Point{X: float64(res.EnvSteps), Return: st.Mean, Best: best}
+			diag.ApproxKL, diag.ClipFrac = kl/float64(batches), clipped/float64(batches)
+			p := Point{X: float64(res.EnvSteps), Return: st.Mean, Best: best, Diag: &diag}
 			res.Curve = append(res.Curve, p)
 			if o.Progress != nil {
 				o.Progress(p)
 			}
 		}
-		res.Model = net.model(t, o, low, high, norm, res)
+		res.Model = net.model(t, o, low, high, norm, res, cfg)
 		if o.Checkpoint != nil {
 			if err := o.Checkpoint(res.Model); err != nil {
 				return nil, err
@@ -226,6 +283,7 @@ func PPO(t task.Task, o Options) (*Result, error) {
 // ppoNet holds the actor and critic graphs over one minibatch, their
 // learnables and the Adam solver.
 type ppoNet struct {
+	cfg     PPOConfig
 	od, ad  int
 	g       *G.ExprGraph
 	vm      G.VM
@@ -236,6 +294,7 @@ type ppoNet struct {
 	adv     *G.Node
 	ret     *G.Node
 	loss    *G.Node
+	ratio   G.Value // the probability ratios of the last minibatch (G.Read)
 	mu      *G.Node // the actor's mean, for learn_test.go TestNetMatchesGraph
 
 	aw, ab []*G.Node // actor layers
@@ -247,9 +306,9 @@ type ppoNet struct {
 // scaled Gaussian initialisation (std sqrt(2 / fan_in) for hidden layers,
 // 0.01 for the actor's output and 1 / sqrt(fan_in) for the critic's, as
 // cleanrl's layer_init gains), zero biases.
-func newPPONet(od, ad int, rng *sim.Rand) *ppoNet {
-	p := &ppoNet{od: od, ad: ad, g: G.NewGraph()}
-	g, M := p.g, ppoMinibatch
+func newPPONet(od, ad int, rng *sim.Rand, cfg PPOConfig) *ppoNet {
+	p := &ppoNet{cfg: cfg, od: od, ad: ad, g: G.NewGraph()}
+	g, M, ppoHidden := p.g, cfg.Minibatch, cfg.Hidden
 	mat := func(name string, r, c int, std float64) *G.Node {
 		w := make([]float64, r*c)
 		for i := range w {
@@ -271,10 +330,10 @@ func newPPONet(od, ad int, rng *sim.Rand) *ppoNet {
 		return ws, bs
 	}
 	p.aw, p.ab = layers("actor", ad, 0.01)
-	p.cw, p.cb = layers("critic", 1, 1/math.Sqrt(ppoHidden))
+	p.cw, p.cb = layers("critic", 1, 1/math.Sqrt(float64(ppoHidden)))
 	ls := make([]float64, ad)
 	for i := range ls {
-		ls[i] = ppoInitLogStd
+		ls[i] = cfg.InitLogStd
 	}
 	p.logStd = G.NewMatrix(g, tensor.Float64, G.WithShape(1, ad), G.WithName("log_std"),
 		G.WithValue(tensor.New(tensor.WithShape(1, ad), tensor.WithBacking(ls))))
@@ -306,8 +365,9 @@ func newPPONet(od, ad int, rng *sim.Rand) *ppoNet {
 
 	// The clipped surrogate: -mean(min(r A, clip(r, 1-eps, 1+eps) A)).
 	ratio := G.Must(G.Exp(G.Must(G.Sub(logp, p.oldLogP))))
-	lo := G.NewConstant(tensor.New(tensor.WithShape(M), tensor.WithBacking(fill(M, 1-ppoClip))))
-	hi := G.NewConstant(tensor.New(tensor.WithShape(M), tensor.WithBacking(fill(M, 1+ppoClip))))
+	G.Read(ratio, &p.ratio)
+	lo := G.NewConstant(tensor.New(tensor.WithShape(M), tensor.WithBacking(fill(M, 1-cfg.Clip))))
+	hi := G.NewConstant(tensor.New(tensor.WithShape(M), tensor.WithBacking(fill(M, 1+cfg.Clip))))
 	clipped := G.Must(G.MaxBetween(G.Must(G.MinBetween(ratio, hi)), lo))
 	surr := G.Must(G.MinBetween(G.Must(G.HadamardProd(ratio, p.adv)), G.Must(G.HadamardProd(clipped, p.adv))))
 	pgLoss := G.Must(G.Neg(G.Must(G.Mean(surr))))
@@ -315,15 +375,15 @@ func newPPONet(od, ad int, rng *sim.Rand) *ppoNet {
 	vLoss := G.Must(G.HadamardProd(half, G.Must(G.Mean(G.Must(G.Square(G.Must(G.Sub(value, p.ret))))))))
 	// The Gaussian's entropy: sum_j log std_j + 0.5 log(2 pi e).
 	entropy := G.Must(G.Add(G.Must(G.Sum(p.logStd)), G.NewConstant(0.5*float64(ad)*math.Log(2*math.Pi*math.E))))
-	p.loss = G.Must(G.Add(pgLoss, G.Must(G.Sub(G.Must(G.HadamardProd(G.NewConstant(ppoVfCoef), vLoss)),
-		G.Must(G.HadamardProd(G.NewConstant(ppoEntCoef), entropy))))))
+	p.loss = G.Must(G.Add(pgLoss, G.Must(G.Sub(G.Must(G.HadamardProd(G.NewConstant(cfg.VfCoef), vLoss)),
+		G.Must(G.HadamardProd(G.NewConstant(cfg.EntCoef), entropy))))))
 
 	p.learn = append(append(append(append(G.Nodes{}, p.aw...), p.ab...), append(p.cw, p.cb...)...), p.logStd)
 	if _, err := G.Grad(p.loss, p.learn...); err != nil {
 		panic(fmt.Sprintf("ppo: building the gradient: %v", err)) // a bug in the graph above
 	}
 	p.vm = G.NewTapeMachine(g, G.BindDualValues(p.learn...))
-	p.solver = G.NewAdamSolver(G.WithLearnRate(ppoLR))
+	p.solver = G.NewAdamSolver(G.WithLearnRate(cfg.LR))
 	return p
 }
 
@@ -335,8 +395,9 @@ func fill(n int, v float64) []float64 {
 	return out
 }
 
-// train takes one Adam step on the minibatch of samples idx.
-func (p *ppoNet) train(idx []int, obs, act, oldLogP, adv, ret []float64) error {
+// train takes one Adam step on the minibatch of samples idx and returns
+// the minibatch's approximate KL divergence and clipped share (Diagnostics).
+func (p *ppoNet) train(idx []int, obs, act, oldLogP, adv, ret []float64) (kl, clipFrac float64, err error) {
 	M, od, ad := len(idx), p.od, p.ad
 	xb, ab := make([]float64, M*od), make([]float64, M*ad)
 	lb, vb, rb := make([]float64, M), make([]float64, M), make([]float64, M)
@@ -357,41 +418,48 @@ func (p *ppoNet) train(idx []int, obs, act, oldLogP, adv, ret []float64) error {
 		sh   tensor.Shape
 	}{{p.x, xb, tensor.Shape{M, od}}, {p.a, ab, tensor.Shape{M, ad}}, {p.oldLogP, lb, tensor.Shape{M}}, {p.adv, vb, tensor.Shape{M}}, {p.ret, rb, tensor.Shape{M}}} {
 		if err := G.Let(in.n, tensor.New(tensor.WithShape(in.sh...), tensor.WithBacking(in.data))); err != nil {
-			return err
+			return 0, 0, err
 		}
 	}
 	defer p.vm.Reset()
 	if err := p.vm.RunAll(); err != nil {
-		return err
+		return 0, 0, err
 	}
+	for _, r := range p.ratio.Data().([]float64) {
+		kl += (r - 1) - math.Log(r)
+		if math.Abs(r-1) > p.cfg.Clip {
+			clipFrac++
+		}
+	}
+	kl, clipFrac = kl/float64(M), clipFrac/float64(M)
 	// Clip the gradients' global norm.
 	var sq float64
 	grads := make([][]float64, len(p.learn))
 	for i, n := range p.learn {
 		gv, err := n.Grad()
 		if err != nil {
-			return err
+			return 0, 0, err
 		}
 		grads[i] = gv.Data().([]float64)
 		for _, v := range grads[i] {
 			sq += v * v
 		}
 	}
-	if norm := math.Sqrt(sq); norm > ppoMaxNorm {
+	if norm := math.Sqrt(sq); norm > p.cfg.MaxGradNorm {
 		for _, gr := range grads {
 			for j := range gr {
-				gr[j] *= ppoMaxNorm / norm
+				gr[j] *= p.cfg.MaxGradNorm / norm
 			}
 		}
 	}
-	return p.solver.Step(G.NodesToValueGrads(p.learn))
+	return kl, clipFrac, p.solver.Step(G.NodesToValueGrads(p.learn))
 }
 
 // snapshot copies the current weights into plain-Go networks for acting.
 func (p *ppoNet) snapshot() (actor, critic *Net) {
 	val := func(n *G.Node) []float64 { return append([]float64(nil), n.Value().Data().([]float64)...) }
 	mk := func(ws, bs []*G.Node, out int) *Net {
-		nt := &Net{Sizes: []int{p.od, ppoHidden, ppoHidden, out}}
+		nt := &Net{Sizes: []int{p.od, p.cfg.Hidden, p.cfg.Hidden, out}}
 		for l := range ws {
 			nt.W = append(nt.W, val(ws[l]))
 			nt.B = append(nt.B, val(bs[l]))
@@ -404,14 +472,44 @@ func (p *ppoNet) snapshot() (actor, critic *Net) {
 }
 
 // model saves the actor as a policy Model.
-func (p *ppoNet) model(t task.Task, o Options, low, high []float64, norm *ObsNorm, res *Result) *Model {
+func (p *ppoNet) model(t task.Task, o Options, low, high []float64, norm *ObsNorm, res *Result, c PPOConfig) *Model {
 	actor, _ := p.snapshot()
 	nc := *norm
 	nc.Mean = append([]float64(nil), norm.Mean...)
 	nc.Var = append([]float64(nil), norm.Var...)
 	return &Model{Version: ModelVersion, Task: t.ID, Algo: "ppo", Seed: o.Seed, Kind: KindPolicy, Params: t.Env.Controlled,
 		Low: low, High: high, Policy: actor, Norm: &nc, Budget: o.Budget, EnvSteps: res.EnvSteps,
-		Hyper: map[string]float64{"envs": ppoEnvs, "rollout": ppoRollout, "gamma": ppoGamma, "lambda": ppoLambda, "epochs": ppoEpochs,
-			"minibatch": ppoMinibatch, "clip": ppoClip, "ent_coef": ppoEntCoef, "vf_coef": ppoVfCoef, "lr": ppoLR,
-			"max_grad_norm": ppoMaxNorm, "hidden": ppoHidden, "init_log_std": ppoInitLogStd}}
+		Hyper: c.hyper()}
+}
+
+// hyper is the configuration as the model file records it (anneal_lr and
+// obs_clip only when they differ from the defaults, so that a model trained
+// at the defaults is the same file as before they could be set).
+func (c PPOConfig) hyper() map[string]float64 {
+	h := map[string]float64{"envs": float64(c.Envs), "rollout": float64(c.Rollout), "gamma": c.Gamma, "lambda": c.Lambda,
+		"epochs": float64(c.Epochs), "minibatch": float64(c.Minibatch), "clip": c.Clip, "ent_coef": c.EntCoef, "vf_coef": c.VfCoef,
+		"lr": c.LR, "max_grad_norm": c.MaxGradNorm, "hidden": float64(c.Hidden), "init_log_std": c.InitLogStd}
+	if c.AnnealLR {
+		h["anneal_lr"] = 1
+	}
+	if c.ObsClip != DefaultPPOConfig().ObsClip {
+		h["obs_clip"] = c.ObsClip
+	}
+	return h
+}
+
+// explainedVariance is 1 - Var(ret - val) / Var(ret) over a rollout: how
+// much of the returns' variance the value function accounts for (1 at
+// best; 0 or below: no better than a constant). NaN when the returns do
+// not vary.
+func explainedVariance(val, ret []float64) float64 {
+	diff := make([]float64, len(ret))
+	for i := range ret {
+		diff[i] = ret[i] - val[i]
+	}
+	vr := stat.Variance(ret, nil)
+	if vr == 0 {
+		return math.NaN()
+	}
+	return 1 - stat.Variance(diff, nil)/vr
 }

@@ -19,6 +19,11 @@ type Learning struct {
 	// Curve: x, the return of that point (a candidate's mean train return,
 	// or an iteration's finished episodes), and the best so far.
 	CurveX, CurveReturn, CurveBest []float64
+	// Diagnostics per curve point (PPO's updates; empty for the black-box
+	// tuners): name -> one value per point ("approx KL", "clip fraction",
+	// "explained variance"), drawn in DiagNames' order.
+	DiagNames []string
+	Diag      map[string][]float64
 	// Baselines are mean test returns by name ("paper default", "random",
 	// "best static (grid)"); Learned is the learned model's.
 	Baselines []NamedValue
@@ -68,6 +73,19 @@ func BuildLearning(l Learning) ([]byte, error) {
 		}
 	}
 	cs = append(cs, snip(cid, curve))
+
+	if len(l.DiagNames) > 0 {
+		diag := charts.NewLine()
+		did := id.next("diagnostics", l.Task, l.Algo)
+		diag.SetGlobalOptions(append(common(did, "PPO's update diagnostics",
+			"approximate KL divergence and clipped share of each update; explained variance of the value function on its rollout", "axis"),
+			charts.WithXAxisOpts(opts.XAxis{Name: l.XUnit, Type: "value"}),
+			charts.WithYAxisOpts(opts.YAxis{Name: "value", Type: "value", Scale: opts.Bool(true)}))...)
+		for j, name := range l.DiagNames {
+			diag.AddSeries(name, pts(l.Diag[name]), lineStyle(j, "solid"))
+		}
+		cs = append(cs, snip(did, diag))
+	}
 
 	if len(l.TimeS) > 0 {
 		acts := charts.NewLine()

@@ -36,6 +36,7 @@ steps).`, "yarngym learn OPERA-v0,AutoAdmin-v0 --algo grid,cmaes,ppo --budget gr
 	out := c.fs.String("out", "out/learn", "results folder `OUT`")
 	workers := c.fs.Int("workers", runtime.GOMAXPROCS(0), "`K` goroutines stepping the environments (results do not depend on it)")
 	trainSeeds := c.fs.Int("train-seeds", learn.DefaultTrainSeeds, "`N` train seeds each black-box candidate is scored on")
+	ppoSets := c.fs.String("ppo", "", "PPO's hyper-parameters, `KEY=VALUE,...` over the defaults ("+learn.PPOConfigKeys()+")")
 	pos, err := c.parse(args, stdout)
 	if err != nil {
 		return err
@@ -60,6 +61,10 @@ steps).`, "yarngym learn OPERA-v0,AutoAdmin-v0 --algo grid,cmaes,ppo --budget gr
 	if *workers < 1 || *trainSeeds < 1 {
 		return usagef("learn: --workers and --train-seeds must be at least 1")
 	}
+	ppo, err := learn.ParsePPOConfig(*ppoSets)
+	if err != nil {
+		return usagef("learn: --ppo: %v", err)
+	}
 	var rows []compareRow
 	for _, t := range tasks {
 		b, err := baselines.Load(t.ID)
@@ -71,7 +76,7 @@ steps).`, "yarngym learn OPERA-v0,AutoAdmin-v0 --algo grid,cmaes,ppo --budget gr
 				VsBest: task.Paired(b.Best.Returns, b.Best.Returns), VsDefault: b.BestVsDefault})
 		for _, a := range names {
 			dir := filepath.Join(*out, t.ID, a)
-			row, err := learnOne(t, a, budgets[a], *seed, *workers, *trainSeeds, dir, b, stderr)
+			row, err := learnOne(t, a, budgets[a], *seed, *workers, *trainSeeds, &ppo, dir, b, stderr)
 			if err != nil {
 				return err
 			}
@@ -94,14 +99,14 @@ type compareRow struct {
 	VsDefault task.Stat `json:"vs_default"`
 }
 
-func learnOne(t task.Task, algo string, budget int, seed uint64, workers, trainSeeds int, dir string, b *task.Baselines, stderr io.Writer) (compareRow, error) {
+func learnOne(t task.Task, algo string, budget int, seed uint64, workers, trainSeeds int, ppo *learn.PPOConfig, dir string, b *task.Baselines, stderr io.Writer) (compareRow, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return compareRow{}, err
 	}
 	fmt.Fprintf(stderr, "%s: training %s\n", t.ID, algo)
 	start := time.Now()
 	last := time.Now()
-	res, err := learn.Train(algo, t, learn.Options{Budget: budget, Seed: seed, Workers: workers, TrainSeeds: trainSeeds,
+	res, err := learn.Train(algo, t, learn.Options{Budget: budget, Seed: seed, Workers: workers, TrainSeeds: trainSeeds, PPO: ppo,
 		Checkpoint: func(m *learn.Model) error { _, err := m.Save(dir); return err },
 		Progress: func(p learn.Point) {
 			if time.Since(last) > 2*time.Second {
@@ -169,6 +174,15 @@ func learningReport(t task.Task, algo string, res *learn.Result, b *task.Baselin
 		l.CurveX = append(l.CurveX, p.X)
 		l.CurveReturn = append(l.CurveReturn, p.Return)
 		l.CurveBest = append(l.CurveBest, p.Best)
+		if p.Diag != nil {
+			if l.Diag == nil {
+				l.DiagNames = []string{"approx KL", "clip fraction", "explained variance"}
+				l.Diag = map[string][]float64{}
+			}
+			l.Diag["approx KL"] = append(l.Diag["approx KL"], p.Diag.ApproxKL)
+			l.Diag["clip fraction"] = append(l.Diag["clip fraction"], p.Diag.ClipFrac)
+			l.Diag["explained variance"] = append(l.Diag["explained variance"], p.Diag.ExplainedVar)
+		}
 	}
 	l.Summary = [][2]string{
 		{"task", t.GymID() + ": " + t.Doc},
@@ -273,9 +287,20 @@ func writeCurve(path string, res *learn.Result) error {
 		return err
 	}
 	w := csv.NewWriter(f)
-	_ = w.Write([]string{strings.ReplaceAll(res.XUnit, " ", "_"), "return", "best"})
+	// PPO's curve carries each update's diagnostics too.
+	diag := len(res.Curve) > 0 && res.Curve[0].Diag != nil
+	head := []string{strings.ReplaceAll(res.XUnit, " ", "_"), "return", "best"}
+	if diag {
+		head = append(head, "approx_kl", "clip_frac", "explained_var", "lr")
+	}
+	_ = w.Write(head)
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	for _, p := range res.Curve {
-		_ = w.Write([]string{strconv.FormatFloat(p.X, 'g', -1, 64), strconv.FormatFloat(p.Return, 'g', -1, 64), strconv.FormatFloat(p.Best, 'g', -1, 64)})
+		row := []string{g(p.X), g(p.Return), g(p.Best)}
+		if diag && p.Diag != nil {
+			row = append(row, g(p.Diag.ApproxKL), g(p.Diag.ClipFrac), g(p.Diag.ExplainedVar), g(p.Diag.LR))
+		}
+		_ = w.Write(row)
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
