@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 	"yarngym/policies"
 	"yarngym/policies/base"
 )
@@ -42,14 +43,11 @@ func runWatch(t *testing.T, cfg sim.Config, watch func(*sim.Sim)) *sim.Sim {
 	if cfg.Model.HeartbeatMs == 0 {
 		cfg.Model.HeartbeatMs = 100
 	}
-	cfg.AfterEvent = func(s *sim.Sim) {
-		if err := sim.CheckInvariants(s); err != nil {
-			t.Fatal(err)
-		}
+	cfg.AfterEvent = simtest.Invariants(t, func(s *sim.Sim) {
 		if watch != nil {
 			watch(s)
 		}
-	}
+	})
 	s, err := sim.New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"yarngym/env/scenario"
 	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 	"yarngym/runner"
 )
 
@@ -47,12 +48,7 @@ func TestInvariantsEveryEvent(t *testing.T) {
 
 func invariantsRun(t *testing.T, name string, sd uint64) {
 	events := 0
-	res, err := runner.Run(runner.Options{Scenario: name, Sets: partial[name], Seed: seed(sd), RecordTasks: true, AfterEvent: func(s *sim.Sim) {
-		events++
-		if err := sim.CheckInvariants(s); err != nil {
-			t.Fatal(err)
-		}
-	}})
+	res, err := runner.Run(runner.Options{Scenario: name, Sets: partial[name], Seed: seed(sd), RecordTasks: true, AfterEvent: simtest.Invariants(t, func(*sim.Sim) { events++ })})
 	if err != nil {
 		t.Fatal(err)
 	}

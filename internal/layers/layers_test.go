@@ -23,7 +23,7 @@ var layers = [][]string{
 	{"policies/fifo", "policies/fair", "policies/capacity", "policies/ras"},
 	{"policies/opera", "policies/autoadmin", "policies/dress", "policies/ikayak"},
 	{"policies", "env/scenario"},
-	{"env"},
+	{"env", "internal/simtest"},
 	{"env/task"},
 	{"learn"},
 	{"runner"},

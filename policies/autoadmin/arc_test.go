@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 	"yarngym/policies/autoadmin"
 	"yarngym/policies/base"
 	"yarngym/policies/fair"
@@ -39,11 +40,7 @@ func newSim(t *testing.T, nodes []sim.NodeSpec, jobs []sim.JobSpec, adm ...sim.A
 	_ = p.Params.Set("max_am_share", -1)
 	p.Admission = adm
 	s, err := sim.New(sim.Config{Nodes: nodes, Jobs: jobs, Policy: p, Model: sim.Model{HeartbeatMs: 1000},
-		AfterEvent: func(s *sim.Sim) {
-			if err := sim.CheckInvariants(s); err != nil {
-				t.Fatal(err)
-			}
-		}})
+		AfterEvent: simtest.Invariants(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

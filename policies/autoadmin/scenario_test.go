@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 	"yarngym/runner"
 )
 
@@ -14,14 +15,11 @@ import (
 // event.
 func runAA(t *testing.T, sets []string, watch func(*sim.Sim)) *runner.Result {
 	t.Helper()
-	res, err := runner.Run(runner.Options{Scenario: "autoadmin-66", Sets: sets, AfterEvent: func(s *sim.Sim) {
-		if err := sim.CheckInvariants(s); err != nil {
-			t.Fatal(err)
-		}
+	res, err := runner.Run(runner.Options{Scenario: "autoadmin-66", Sets: sets, AfterEvent: simtest.Invariants(t, func(s *sim.Sim) {
 		if watch != nil {
 			watch(s)
 		}
-	}})
+	})})
 	if err != nil {
 		t.Fatal(err)
 	}

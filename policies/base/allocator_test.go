@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 	"yarngym/policies/base"
 	"yarngym/policies/fifo"
 )
@@ -46,16 +47,13 @@ func localityRun(t *testing.T, nodes, blocked, maps int, submitS, untilS float64
 	}
 	ranOn := map[int]int32{} // blocker index -> node
 	cfg := sim.Config{Nodes: localityCluster(nodes), Jobs: jobs, Policy: p, Seed: 1,
-		AfterEvent: func(s *sim.Sim) {
-			if err := sim.CheckInvariants(s); err != nil {
-				t.Fatal(err)
-			}
+		AfterEvent: simtest.Invariants(t, func(s *sim.Sim) {
 			for i, tk := range s.Jobs[0].Stages[0].Tasks {
 				if tk.State == sim.TaskRunning {
 					ranOn[i] = tk.Node.ID
 				}
 			}
-		}}
+		})}
 	s, err := sim.New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 	"yarngym/policies/base"
 	"yarngym/policies/fifo"
 )
@@ -44,10 +45,7 @@ func TestCapacityReservationStarvation(t *testing.T) {
 		}
 		most := make([]int, 4)
 		cfg := sim.Config{Nodes: nodes, Jobs: jobs, Policy: p, Seed: 1,
-			AfterEvent: func(s *sim.Sim) {
-				if err := sim.CheckInvariants(s); err != nil {
-					t.Fatal(err)
-				}
+			AfterEvent: simtest.Invariants(t, func(s *sim.Sim) {
 				// The big job's reservations (a blocker's, met elsewhere,
 				// stays until its node's heartbeat: not counted here).
 				k := 0
@@ -59,7 +57,7 @@ func TestCapacityReservationStarvation(t *testing.T) {
 				if sec := int(s.Now() / 1000); sec < len(most) {
 					most[sec] = max(most[sec], k)
 				}
-			}}
+			})}
 		s, err := sim.New(cfg)
 		if err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 	"yarngym/policies/base"
 	"yarngym/policies/dress"
 	"yarngym/runner"
@@ -48,10 +49,7 @@ func part(t *testing.T, p *sim.Policy) *dress.Dress {
 // poolWatch fails the test if a pool grows beyond its share of Tot_R.
 func poolWatch(t *testing.T, d *dress.Dress) func(*sim.Sim) {
 	prev := [2]float64{}
-	return func(s *sim.Sim) {
-		if err := sim.CheckInvariants(s); err != nil {
-			t.Fatal(err)
-		}
+	return simtest.Invariants(t, func(s *sim.Sim) {
 		used, limit := d.Used(s), d.Pools()
 		for c := range 2 {
 			if used[c] > prev[c] && used[c] > limit[c]+1e-9 {
@@ -59,7 +57,7 @@ func poolWatch(t *testing.T, d *dress.Dress) func(*sim.Sim) {
 			}
 		}
 		prev = used
-	}
+	})
 }
 
 // TestDeltaFollowsSDDemand runs one node of 10 containers: a large job of 6

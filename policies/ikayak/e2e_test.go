@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 	"yarngym/policies/ikayak"
 	"yarngym/runner"
 )
@@ -20,11 +20,7 @@ func runSeed(t *testing.T, seed uint64, scen, policy string, sets []string, chec
 	t.Helper()
 	o := runner.Options{Scenario: scen, Policy: policy, Sets: sets, Seed: &seed}
 	if check {
-		o.AfterEvent = func(s *sim.Sim) {
-			if err := sim.CheckInvariants(s); err != nil {
-				t.Fatal(err)
-			}
-		}
+		o.AfterEvent = simtest.Invariants(t)
 	}
 	r, err := runner.Run(o)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 )
 
 func res(v, m int64) sim.Res { return sim.Res{VCores: v, MemMB: m} }
@@ -40,14 +41,11 @@ func run(t *testing.T, cfg sim.Config, watch func(*sim.Sim)) *sim.Sim {
 	if cfg.Model.HeartbeatMs == 0 {
 		cfg.Model.HeartbeatMs = 1000
 	}
-	cfg.AfterEvent = func(s *sim.Sim) {
-		if err := sim.CheckInvariants(s); err != nil {
-			t.Fatal(err)
-		}
+	cfg.AfterEvent = simtest.Invariants(t, func(s *sim.Sim) {
 		if watch != nil {
 			watch(s)
 		}
-	}
+	})
 	s, err := sim.New(cfg)
 	if err != nil {
 		t.Fatal(err)

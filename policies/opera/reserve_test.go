@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 	"yarngym/policies/base"
 )
 
@@ -40,12 +41,9 @@ func reservationRun(t *testing.T, reservation, epsS float64) (int, *sim.Sim) {
 	jobB.Stages[0].Req.MemMB = 2048
 	s, err := sim.New(sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: sim.Res{VCores: 4, MemMB: 8192}}},
 		Jobs: []sim.JobSpec{job("A", 1, 2, 50), jobB, job("C", 40, 1, 1)}, Policy: p,
-		AfterEvent: func(s *sim.Sim) {
-			if err := sim.CheckInvariants(s); err != nil {
-				t.Fatal(err)
-			}
+		AfterEvent: simtest.Invariants(t, func(s *sim.Sim) {
 			checkQueues(t, s, op)
-		}})
+		})})
 	if err != nil {
 		t.Fatal(err)
 	}

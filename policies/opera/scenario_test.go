@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 	"yarngym/policies/opera"
 	"yarngym/runner"
 )
@@ -13,14 +14,11 @@ import (
 func runScenario(t *testing.T, scenario string, sets []string, extra func(*sim.Sim)) *runner.Result {
 	t.Helper()
 	res, err := runner.Run(runner.Options{Scenario: scenario, Sets: append([]string{"policy.name=opera"}, sets...),
-		AfterEvent: func(s *sim.Sim) {
-			if err := sim.CheckInvariants(s); err != nil {
-				t.Fatal(err)
-			}
+		AfterEvent: simtest.Invariants(t, func(s *sim.Sim) {
 			if extra != nil {
 				extra(s)
 			}
-		}})
+		})})
 	if err != nil {
 		t.Fatal(err)
 	}

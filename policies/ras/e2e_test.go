@@ -3,7 +3,7 @@ package ras_test
 import (
 	"testing"
 
-	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 	"yarngym/runner"
 )
 
@@ -29,11 +29,7 @@ func TestEndToEnd(t *testing.T) {
 		{"opera-mr", []string{"policy.name=ras"}, 6},
 		{"opera-spark", []string{"policy.name=ras"}, 8},
 	} {
-		res, err := runner.Run(runner.Options{Scenario: c.scenario, Sets: c.sets, AfterEvent: func(s *sim.Sim) {
-			if err := sim.CheckInvariants(s); err != nil {
-				t.Fatal(err)
-			}
-		}})
+		res, err := runner.Run(runner.Options{Scenario: c.scenario, Sets: c.sets, AfterEvent: simtest.Invariants(t)})
 		if err != nil {
 			t.Fatal(err)
 		}

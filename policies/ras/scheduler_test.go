@@ -5,6 +5,7 @@ import (
 
 	"yarngym/env/sim"
 	"yarngym/env/workload"
+	"yarngym/internal/simtest"
 	"yarngym/policies/base"
 )
 
@@ -32,12 +33,9 @@ func rasRun(t *testing.T, goals string, after func(*sim.Sim, *RAS)) *sim.Sim {
 	}
 	r := pol.Allocate.(*RAS)
 	s, err := sim.New(sim.Config{Nodes: nodes, Jobs: jobs, Policy: pol, Seed: 7, Model: sim.Model{SwapExponent: 2},
-		AfterEvent: func(s *sim.Sim) {
-			if err := sim.CheckInvariants(s); err != nil {
-				t.Fatal(err)
-			}
+		AfterEvent: simtest.Invariants(t, func(s *sim.Sim) {
 			after(s, r)
-		}})
+		})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,104 @@
+// Package simtest is the one harness for tests that run the engine: a
+// config or a scenario run with the conservation invariants
+// (sim.CheckInvariants) checked after every event by default, the run's
+// end asserted, and a watch function called after each event; as etcd's
+// rafttest is for raft. Tests of every layer above the core use it (the
+// engine's own in-package tests have the same in env/sim/helpers_test.go).
+package simtest
+
+import (
+	"testing"
+
+	"yarngym/env/scenario"
+	"yarngym/env/sim"
+)
+
+// Option changes how Run runs.
+type Option func(*options)
+
+type options struct {
+	watch      []func(*sim.Sim)
+	every      int
+	unfinished bool
+}
+
+// Watch calls f after every event (after the invariants are checked).
+func Watch(f func(*sim.Sim)) Option { return func(o *options) { o.watch = append(o.watch, f) } }
+
+// Every checks the invariants after every k-th event only (k > 1: for runs
+// too large to check at each of millions of events).
+func Every(k int) Option { return func(o *options) { o.every = k } }
+
+// Unfinished accepts a run that ends with jobs not completed (stuck,
+// truncated); by default every job must complete.
+func Unfinished() Option { return func(o *options) { o.unfinished = true } }
+
+// Invariants is an AfterEvent hook (sim.Config, runner.Options) that checks
+// the invariants after every event, failing t at the first broken one, and
+// then calls the watchers.
+func Invariants(t testing.TB, watch ...func(*sim.Sim)) func(*sim.Sim) {
+	return func(s *sim.Sim) {
+		if err := sim.CheckInvariants(s); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range watch {
+			if w != nil {
+				w(s)
+			}
+		}
+	}
+}
+
+// Run builds cfg, runs it to its end with the invariants checked and the
+// watchers called after every event, and fails t if an invariant breaks or
+// (unless Unfinished) a job does not complete. It returns the finished
+// simulator.
+func Run(t testing.TB, cfg sim.Config, opts ...Option) *sim.Sim {
+	t.Helper()
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
+	events := 0
+	prev := cfg.AfterEvent
+	cfg.AfterEvent = func(s *sim.Sim) {
+		events++
+		if o.every <= 1 || events%o.every == 0 {
+			if err := sim.CheckInvariants(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if prev != nil {
+			prev(s)
+		}
+		for _, w := range o.watch {
+			w(s)
+		}
+	}
+	s, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := s.Run()
+	if !o.unfinished && sum.JobsCompleted != len(cfg.Jobs) {
+		t.Fatalf("%d of %d jobs completed: %+v", sum.JobsCompleted, len(cfg.Jobs), sum)
+	}
+	return s
+}
+
+// Scenario loads a built-in scenario or a TOML file with sets, builds it
+// for seed (under policy, "" for its own) and returns the config. The
+// policies must be registered (a test imports _ "yarngym/policies", or a
+// package that does).
+func Scenario(t testing.TB, nameOrPath string, seed uint64, policy string, sets ...string) sim.Config {
+	t.Helper()
+	sc, err := scenario.Load(nameOrPath, sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := sc.Build(seed, policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
