@@ -23,25 +23,10 @@ stock scheduler's settings as Hadoop configuration keys and fair-scheduler.xml.
 The policy must be fair or capacity and the model uncontended
 (model.contention = false).`,
 		`yarngym export oracle/scenarios/mr.toml --seed 3 --policy capacity --out mr.json`)
-	policy := c.fs.String("policy", "", "policy `NAME`: fair or capacity (default: the scenario's)")
-	var sets multiFlag
-	c.fs.Var(&sets, "set", "`KEY=VALUE` override of a policy parameter or a scenario key (repeatable)")
-	seed := c.fs.Uint64("seed", 0, "random `SEED` (default: the scenario's)")
-	out := c.fs.String("out", "", "`FILE` to write (default: standard output)")
-	pos, err := c.parse(args, stdout)
+	policy, out, load := oracleFlags(c, "`FILE` to write (default: standard output)")
+	sc, s, err := load(args, stdout)
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usagef("export takes one SCENARIO, got %d arguments (see 'yarngym export --help')", len(pos))
-	}
-	sc, err := scenario.Load(pos[0], sets)
-	if err != nil {
-		return err
-	}
-	s := sc.File.Seed
-	if c.set("seed") {
-		s = *seed
 	}
 	doc, err := oracle.ExportScenario(sc, *policy, s)
 	if err != nil {
@@ -67,25 +52,10 @@ share of jobs within 10 % of Hadoop's and the ratio of the mean completion
 times. --out DIR keeps both sides' jobs.csv and tasks.csv, the exchange
 document, compare.csv and report.html (the two completion-time CDFs).`,
 		`yarngym oracle oracle/scenarios/mr.toml --policy capacity --seed 2 --out out/oracle/mr`)
-	policy := c.fs.String("policy", "", "policy `NAME`: fair or capacity (default: the scenario's)")
-	var sets multiFlag
-	c.fs.Var(&sets, "set", "`KEY=VALUE` override of a policy parameter or a scenario key (repeatable)")
-	seed := c.fs.Uint64("seed", 0, "random `SEED` (default: the scenario's)")
-	out := c.fs.String("out", "", "`DIR` for both sides' results and the report (default: a temporary folder, removed)")
-	pos, err := c.parse(args, stdout)
+	policy, out, load := oracleFlags(c, "`DIR` for both sides' results and the report (default: a temporary folder, removed)")
+	sc, s, err := load(args, stdout)
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usagef("oracle takes one SCENARIO, got %d arguments (see 'yarngym oracle --help')", len(pos))
-	}
-	sc, err := scenario.Load(pos[0], sets)
-	if err != nil {
-		return err
-	}
-	s := sc.File.Seed
-	if c.set("seed") {
-		s = *seed
 	}
 	d, err := oracle.FindDriver()
 	if err != nil {
@@ -160,4 +130,33 @@ func writeComparison(path string, c *oracle.Comparison) error {
 		return err
 	}
 	return f.Close()
+}
+
+// oracleFlags declares export's and oracle's shared flags (--policy, --set,
+// --seed, and --out with outDoc) and returns a loader that parses args and
+// loads the one SCENARIO with the overrides, with the seed to use.
+func oracleFlags(c *command, outDoc string) (policy, out *string, load func(args []string, stdout io.Writer) (*scenario.Scenario, uint64, error)) {
+	policy = c.fs.String("policy", "", "policy `NAME`: fair or capacity (default: the scenario's)")
+	var sets multiFlag
+	c.fs.Var(&sets, "set", "`KEY=VALUE` override of a policy parameter or a scenario key (repeatable)")
+	seed := c.fs.Uint64("seed", 0, "random `SEED` (default: the scenario's)")
+	out = c.fs.String("out", "", outDoc)
+	load = func(args []string, stdout io.Writer) (*scenario.Scenario, uint64, error) {
+		pos, err := c.parse(args, stdout)
+		if err != nil {
+			return nil, 0, err
+		}
+		if len(pos) != 1 {
+			return nil, 0, usagef("%s takes one SCENARIO, got %d arguments (see 'yarngym %s --help')", c.name, len(pos), c.name)
+		}
+		sc, err := scenario.Load(pos[0], sets)
+		if err != nil {
+			return nil, 0, err
+		}
+		if c.set("seed") {
+			return sc, *seed, nil
+		}
+		return sc, sc.File.Seed, nil
+	}
+	return policy, out, load
 }
