@@ -12,6 +12,7 @@ import (
 
 	"yarngym/env/sim"
 	"yarngym/policies/base"
+	"yarngym/policies/capacity"
 )
 
 // FormatVersion names the exchange format; a reader refuses any other.
@@ -51,6 +52,10 @@ type Model struct {
 	// at a seeded phase (the scheduler's clock starts with the RM), and the
 	// driver runs its updates on the same grid.
 	FairUpdateFirstMs int64 `json:"fair_update_first_ms,omitempty"`
+	// MonitorFirstMs is the CapacityScheduler preemption monitor's first
+	// run, then every monitoring_interval, when preemption is on: yarngym's
+	// control cycle of its capacity.Preemption.
+	MonitorFirstMs int64 `json:"monitor_first_ms,omitempty"`
 }
 
 // Node is one node manager.
@@ -133,6 +138,11 @@ func Export(s *sim.Sim, scenario string, seed uint64, sp base.Spec) (*Document, 
 			ReduceRampupLimit: m.ReduceRampupLimit, ReducePreemptMs: int64(m.ReducePreemptMs), AMTickMs: int64(m.AMTickMs)}}
 	if d.Scheduler == "fair" {
 		d.Model.FairUpdateFirstMs = int64(s.ControlFirstMs(0)) // fair.New's only control cycle: its update()
+	}
+	for i, c := range s.Policy().Controls {
+		if _, ok := c.(*capacity.Preemption); ok {
+			d.Model.MonitorFirstMs = int64(s.ControlFirstMs(i))
+		}
 	}
 	if m.ShuffleEventPollMs < 0 {
 		return nil, fmt.Errorf("model.shuffle_event_poll_ms is negative (reducers learn of maps at once): Hadoop's reducers poll their AM")

@@ -59,6 +59,21 @@ func hadoopConf(s *sim.Sim, sp base.Spec) (conf map[string]string, alloc string,
 		}
 		const pre = "yarn.scheduler.capacity."
 		conf[pre+"maximum-am-resource-percent"] = fmtFloat(amPercent)
+		if on, err := param("preemption"); err != nil {
+			return nil, "", err
+		} else if on != 0 {
+			conf["yarn.resourcemanager.scheduler.monitor.enable"] = "true"
+			const mon = "yarn.resourcemanager.monitor.capacity.preemption."
+			for _, k := range [][2]string{{"preemption_interval_ms", "monitoring_interval"}, {"preemption_max_wait_before_kill_ms", "max_wait_before_kill"},
+				{"preemption_total_per_round", "total_preemption_per_round"}, {"preemption_max_ignored_over_capacity", "max_ignored_over_capacity"},
+				{"preemption_natural_termination_factor", "natural_termination_factor"}} {
+				v, err := param(k[0])
+				if err != nil {
+					return nil, "", err
+				}
+				conf[mon+k[1]] = fmtFloat(v)
+			}
+		}
 		conf[pre+"node-locality-delay"] = fmtFloat(delay)
 		queues := sp.Queues
 		if len(queues) == 0 {

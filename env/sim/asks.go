@@ -198,7 +198,7 @@ func (s *Sim) given(t *Task, n *Node, level Locality) {
 		a.rmAny--
 	}
 	t.given = level
-	e := batchEntry{n: n, alloc: t.Alloc, at: s.now, given: level}
+	e := batchEntry{n: n, alloc: t.Alloc, at: s.now, given: level, seq: t.LaunchSeq}
 	if !t.Excess() {
 		t.bound = true
 		e.t = t
@@ -214,6 +214,7 @@ type batchEntry struct {
 	alloc Res
 	at    Ms
 	given Locality
+	seq   int64 // the container's allocation order (Task.LaunchSeq)
 }
 
 // boundCount is how many of the batch's containers hold a map.
@@ -267,6 +268,8 @@ func (s *Sim) giveExcess(t *Task, n *Node, alloc Res) {
 	s.acct.allocG = s.acct.allocG.Add(alloc)
 	j.Alloc = j.Alloc.Add(alloc)
 	t.Alloc = alloc
+	s.containerSeq++
+	t.LaunchSeq = s.containerSeq // the stand-in's: its batch entry carries it
 	if st := t.Stage; st.asks != nil {
 		s.given(t, n, s.askLevel(st, n))
 	} else {
@@ -470,6 +473,7 @@ func (s *Sim) open(t *Task, e batchEntry) {
 	j.Running++
 	t.State, t.Node, t.pos = TaskRunning, n, len(n.Containers)
 	t.Container, t.Alloc, t.StartMs, t.stall, t.given = Guaranteed, e.alloc, e.at, s.now, e.given
+	t.LaunchSeq = e.seq
 	if t.FirstStartMs < 0 {
 		t.FirstStartMs = e.at
 	}

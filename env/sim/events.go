@@ -19,6 +19,7 @@ const (
 	evAMBeat                      // job id's AM heartbeat: it ramps its reducers (reduces.go)
 	evRelease                     // node id reports its finished containers (release.go)
 	evRemoveApps                  // node id's heartbeat is over: the applications whose AMs it reported complete are removed
+	evUnhold                      // node id frees the preempted containers it reports complete (release.go)
 )
 
 // event is ordered by (at, ord, seq). The model's rule is that simultaneous

@@ -56,6 +56,13 @@ func CheckInvariants(s *Sim) error {
 				o = o.Add(r.alloc)
 			}
 		}
+		for _, h := range n.held {
+			if h.kind == Guaranteed {
+				g = g.Add(h.alloc)
+			} else {
+				o = o.Add(h.alloc)
+			}
+		}
 		if g != n.Alloc || o != n.OppAlloc {
 			return fmt.Errorf("t=%d node %d: allocation %v/%v, containers hold %v/%v", s.now, n.ID, n.Alloc, n.OppAlloc, g, o)
 		}

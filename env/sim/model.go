@@ -107,8 +107,9 @@ type Node struct {
 	// SwapMs is how long actual memory demand exceeded capacity here.
 	SwapMs Ms
 
-	lastReduce Ms  // when a reducer last launched here (typed slots), -1 before
-	resvAt     int // index in Sim.reserved while Reserved is set
+	lastReduce Ms              // when a reducer last launched here (typed slots), -1 before
+	held       []heldContainer // preempted containers not yet reported complete (release.go)
+	resvAt     int             // index in Sim.reserved while Reserved is set
 }
 
 // slot is the progress of a task in a container.
@@ -287,8 +288,11 @@ type Task struct {
 	ID      int32
 	Attempt int32
 	Index   int
-	pos     int // index in Node.Containers
-	Node    *Node
+	// LaunchSeq orders containers by allocation (1, 2, ...; Hadoop's
+	// container ids grow the same way): the newest has the largest.
+	LaunchSeq int64
+	pos       int // index in Node.Containers
+	Node      *Node
 	// Replicas are the nodes holding the task's input block (maps only).
 	Replicas []int32
 	// StartMs is when the current attempt started; FirstStartMs the first.

@@ -23,16 +23,67 @@ type released struct {
 
 // free returns a container's resources to its node, job and the cluster.
 func (s *Sim) free(n *Node, j *Job, alloc Res, kind ContainerKind) {
+	s.freeNode(n, alloc, kind)
+	if kind != Guaranteed {
+		j.OppAlloc = j.OppAlloc.Sub(alloc)
+	}
+	j.Alloc = j.Alloc.Sub(alloc)
+}
+
+// freeNode returns a container's resources to its node and the cluster.
+func (s *Sim) freeNode(n *Node, alloc Res, kind ContainerKind) {
 	s.acct.resv(s.now)
 	if kind == Guaranteed {
 		n.Alloc = n.Alloc.Sub(alloc)
 		s.acct.allocG = s.acct.allocG.Sub(alloc)
 	} else {
 		n.OppAlloc = n.OppAlloc.Sub(alloc)
-		j.OppAlloc = j.OppAlloc.Sub(alloc)
 		s.acct.allocO = s.acct.allocO.Sub(alloc)
 	}
-	j.Alloc = j.Alloc.Sub(alloc)
+}
+
+// A preempted container (Preempt) is freed in its job and queue at once,
+// but on its node only when the node manager reports it complete: the
+// ResourceManager's kill reaches the node manager in its next heartbeat's
+// response, and the completion comes back in the heartbeat after
+// (SchedulerNode.releaseContainer waits for the node). Until then the node
+// holds it.
+
+// heldContainer is a preempted container its node still holds.
+type heldContainer struct {
+	alloc  Res
+	kind   ContainerKind
+	freeAt Ms
+}
+
+// hold keeps a preempted container on node n until its second heartbeat
+// after now, with an event just before that heartbeat to free it.
+func (s *Sim) hold(n *Node, alloc Res, kind ContainerKind) {
+	hb := s.model.HeartbeatMs
+	off := s.beatOffset(n.ID)
+	next := off
+	if s.now >= off {
+		next = off + ((s.now-off)/hb+1)*hb // strictly after now
+	}
+	at := next + hb
+	n.held = append(n.held, heldContainer{alloc, kind, at})
+	s.seq++
+	s.queue.push(event{at: at, seq: s.seq, ord: beatOrd(n.ID) - 1, id: n.ID, kind: evUnhold})
+}
+
+// unhold frees node n's preempted containers due by now.
+func (s *Sim) unhold(n *Node) {
+	kept := n.held[:0]
+	for _, h := range n.held {
+		if h.freeAt <= s.now {
+			s.freeNode(n, h.alloc, h.kind)
+		} else {
+			kept = append(kept, h)
+		}
+	}
+	clear(n.held[len(kept):])
+	n.held = kept
+	s.markDirty(n)
 }
 
 // releaseLater frees a finished container at node n's next heartbeat: an

@@ -93,6 +93,8 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	t.Container = kind
 	t.Alloc = alloc
 	t.StartMs = s.now
+	s.containerSeq++
+	t.LaunchSeq = s.containerSeq
 	if t.FirstStartMs < 0 {
 		t.FirstStartMs = s.now
 	}
@@ -240,7 +242,16 @@ func (s *Sim) Requestable(t *Task) bool {
 // removeContainer takes t off its node and frees its allocation: at once,
 // or with later (a process that ended: release.go) at the node's next
 // heartbeat.
-func (s *Sim) removeContainer(t *Task, later bool) {
+// How a container leaving its node is freed.
+type releaseHow uint8
+
+const (
+	releaseNow       releaseHow = iota // at once (a killed container)
+	releaseAtBeat                      // at its node's next heartbeat (a finished one)
+	releasePreempted                   // Preempt: its job at once, its node later
+)
+
+func (s *Sim) removeContainer(t *Task, how releaseHow) {
 	n := t.Node
 	copy(n.Containers[t.pos:], n.Containers[t.pos+1:])
 	n.Containers[len(n.Containers)-1] = nil
@@ -252,12 +263,19 @@ func (s *Sim) removeContainer(t *Task, later bool) {
 	}
 	j := t.Job
 	st := t.Stage
+	later := how == releaseAtBeat
 	if later && st != nil && (st.rampup || st.asks != nil) {
 		st.unreported++ // the AM counts it assigned until told (reduces.go)
 	}
-	if later && !s.model.ImmediateRelease {
+	switch {
+	case how == releasePreempted:
+		// Freed in its job (and so its queue) now; on its node when the
+		// node manager reports it, at the heartbeat after next (Preempt).
+		j.Alloc = j.Alloc.Sub(t.Alloc)
+		s.hold(n, t.Alloc, t.Container)
+	case later && !s.model.ImmediateRelease:
 		s.releaseLater(n, j, t.Alloc, t.Container, t.Kind == KindAM, st)
-	} else {
+	default:
 		s.free(n, j, t.Alloc, t.Container)
 		if later && st != nil && st.unreported > 0 {
 			st.freedSince++
@@ -280,7 +298,7 @@ func (s *Sim) removeContainer(t *Task, later bool) {
 // complete ends t successfully.
 func (s *Sim) complete(t *Task) {
 	s.record(t, Finished)
-	s.removeContainer(t, true)
+	s.removeContainer(t, releaseAtBeat)
 	t.State = TaskDone
 	t.FinishMs = s.now
 	j := t.Job
@@ -362,7 +380,7 @@ func (s *Sim) applyPolls(n *Node) {
 func (s *Sim) finishJob(j *Job) {
 	if j.AM != nil && j.AM.State == TaskRunning {
 		s.record(j.AM, Finished)
-		s.removeContainer(j.AM, true)
+		s.removeContainer(j.AM, releaseAtBeat)
 		j.AM.State = TaskDone
 		j.AM.FinishMs = s.now
 	} else if j.AM != nil && j.AM.State == TaskPending {
@@ -462,7 +480,23 @@ func (s *Sim) enqueue(t *Task, front, ask bool) {
 
 // Kill ends t's attempt: its work is lost (counted as wasted) and it goes
 // back to the head of its stage's queue. AMs cannot be killed.
-func (s *Sim) Kill(t *Task) error {
+func (s *Sim) Kill(t *Task) error { return s.kill(t, releaseNow) }
+
+// Preempt ends t's attempt as the CapacityScheduler's preemption monitor
+// kills a container (CapacityScheduler.markContainerForKillable): its work
+// is lost and it goes back to its stage's queue as after Kill, and its job
+// (and queue) no longer hold the container; its node frees it only when
+// the node manager reports it complete, at the node's heartbeat after next
+// (SchedulerNode.releaseContainer waits for the node, whose manager stops
+// the process at its next heartbeat). Guaranteed containers of tasks only.
+func (s *Sim) Preempt(t *Task) error {
+	if t.Container != Guaranteed {
+		return fmt.Errorf("preempt %s: not in a guaranteed container", t)
+	}
+	return s.kill(t, releasePreempted)
+}
+
+func (s *Sim) kill(t *Task, how releaseHow) error {
 	if t.State != TaskRunning && t.State != TaskSuspended {
 		return fmt.Errorf("kill %s: task is not in a container", t)
 	}
@@ -476,7 +510,7 @@ func (s *Sim) Kill(t *Task) error {
 	wasted := s.now - t.StartMs // from its container's allocation
 	s.stats.Killed++
 	s.stats.WastedMs += wasted
-	s.removeContainer(t, false)
+	s.removeContainer(t, how)
 	t.State = TaskPending
 	t.Attempt++
 	t.StartMs = -1

@@ -56,15 +56,17 @@ type Sim struct {
 	policy *Policy
 	now    Ms
 	seq    uint64
-	cur    event // the event being processed (order.go)
-	queue  eventQueue
-	bounds boundaryQueue // each node's next phase boundary
-	beats  fifoQueue     // heartbeats of nodes that are not idle, in order
-	wakes  eventQueue    // first heartbeats of nodes taken out of the idle set
-	ready  eventQueue    // engine events: a job's AM has started up (idle.go)
-	idle   idleSet
-	pos    pos // the last event processed (real or skipped)
-	rng    *Rand
+	// containerSeq numbers containers as they are allocated (Task.LaunchSeq).
+	containerSeq int64
+	cur          event // the event being processed (order.go)
+	queue        eventQueue
+	bounds       boundaryQueue // each node's next phase boundary
+	beats        fifoQueue     // heartbeats of nodes that are not idle, in order
+	wakes        eventQueue    // first heartbeats of nodes taken out of the idle set
+	ready        eventQueue    // engine events: a job's AM has started up (idle.go)
+	idle         idleSet
+	pos          pos // the last event processed (real or skipped)
+	rng          *Rand
 	// replicaBuf is where placeBlock carves map input blocks from.
 	replicaBuf []int32
 	rackNodes  [][]int32 // the nodes of each rack
@@ -448,6 +450,8 @@ func (s *Sim) dispatch(ev event) {
 		s.release(s.Nodes[ev.id])
 	case evRemoveApps:
 		s.removeApps(s.Nodes[ev.id])
+	case evUnhold:
+		s.unhold(s.Nodes[ev.id])
 	case evAMTick:
 		s.preemptReducers()
 		s.schedule(s.now+s.model.AMTickMs, evAMTick, 0)

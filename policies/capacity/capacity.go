@@ -25,6 +25,8 @@
 //     queue headroom or user limit, and then takes a container only in
 //     place of one of its reservations (reservations-continue-looking;
 //     base.Allocator.CapacityReservations, AssignHeadroom, OverUserLimit);
+//   - preemption, when switched on (off by default, as in Hadoop): the
+//     ProportionalCapacityPreemptionPolicy monitor (preempt.go);
 //   - delay scheduling: node-locality-delay (40, at most the node count)
 //     missed opportunities before rack-local, and off-switch once they
 //     exceed the pending maps times the locality wait factor.
@@ -36,6 +38,8 @@
 package capacity
 
 import (
+	"slices"
+
 	"yarngym/env/sim"
 	"yarngym/policies/base"
 )
@@ -66,7 +70,17 @@ func New(sp base.Spec) (*sim.Policy, error) {
 		Ref: ref + "per-node-heartbeat.maximum-container-assignments (default 100)", Min: -1, Max: 10000, Default: 100, Integer: true, Value: &maxContainers})
 	p.Params.Add(sim.Param{Name: "max_offswitch_assignments", Doc: "off-switch containers (requests for any node, maps off their data's rack) per node heartbeat at most",
 		Ref: ref + "per-node-heartbeat.maximum-offswitch-assignments (default 1)", Min: 1, Max: 10000, Default: 1, Integer: true, Value: &maxOffSwitch})
-	p.Setup = base.NormalizationParams(p.Params, p, ref[:len("Hadoop 3.3.6 CapacityScheduler ")], false)
+	normalize := base.NormalizationParams(p.Params, p, ref[:len("Hadoop 3.3.6 CapacityScheduler ")], false)
+	pre := &Preemption{q: q}
+	pre.params(p.Params)
+	p.Setup = func() {
+		normalize()
+		// The monitor runs only when switched on: a run without it has no
+		// control cycle (and the same events as before it existed).
+		if pre.On != 0 && !slices.Contains(p.Controls, sim.Controller(pre)) {
+			p.Controls = append(p.Controls, pre)
+		}
+	}
 	a.Params(p.Params, 40)
 	p.State = []sim.StateVar{{Name: "max_queue_load", Doc: "largest guaranteed memory used / capacity over the queues, at the last heartbeat",
 		Get: q.maxLoad, Min: 0, Max: 100, Log: true}}

@@ -2,6 +2,7 @@ package yarngym.oracle;
 
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.Resource;
@@ -369,7 +370,22 @@ final class AppMaster {
     for (ContainerStatus cs : finished) {
       int[] st = byContainer.remove(cs.getContainerId());
       if (st != null) {
-        stages[st[0]].assigned.remove(st[1]);
+        StageAm s = stages[st[0]];
+        s.assigned.remove(st[1]);
+        if (cs.getExitStatus() == ContainerExitStatus.PREEMPTED) {
+          // The RM preempted it: RMContainerAllocator turns the status into
+          // TA_KILL, and the task's next attempt asks again as a new one
+          // (TaskImpl.AttemptKilledTransition, not rescheduled: a map at its
+          // own priority, with its hosts and racks), sent at the next allocate().
+          s.attempts[st[1]]++;
+          Req r = newReq(s, st[1], now);
+          if (s.mrReduce) {
+            s.pending.add(r); // reduces go through the ramp-up (scheduleReduces)
+          } else {
+            schedule(s, r);
+          }
+          recalc = true;
+        }
       }
     }
     if (!got.isEmpty()) {

@@ -48,6 +48,8 @@ public final class Doc {
     public long amTickMs;
     /** The FairScheduler's first update(), then every update interval (absent: 0). */
     public long fairUpdateFirstMs;
+    /** The CapacityScheduler preemption monitor's first run (ms), when it is switched on. */
+    public long monitorFirstMs;
   }
 
   public static final class Node {
@@ -299,6 +301,7 @@ public final class Doc {
     model.reducePreemptMs = integer(m, mp, "reduce_preempt_ms", 0, MAXT);
     model.amTickMs = integer(m, mp, "am_tick_ms", 1, MAXI);
     model.fairUpdateFirstMs = m.has("fair_update_first_ms") ? integer(m, mp, "fair_update_first_ms", 0, MAXT) : 0;
+    model.monitorFirstMs = m.has("monitor_first_ms") ? integer(m, mp, "monitor_first_ms", 0, MAXT) : 0;
 
     JsonNode ns = array(need(root, "", "nodes"), "nodes");
     if (ns.size() == 0) {

@@ -30,6 +30,9 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptE
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.event.RMAppAttemptContainerFinishedEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity.ProportionalCapacityPreemptionPolicy;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerImpl;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNodeCleanContainerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Allocation;
@@ -72,7 +75,10 @@ import java.util.TreeMap;
  * <li>the AMs' periodic check for reducer preemption (every am_tick_ms);</li>
  * <li>AM heartbeats: allocate() calls (key: job);</li>
  * <li>NM heartbeats, in node order;</li>
- * <li>the Fair Scheduler's update() (every yarn.scheduler.fair.update-interval-ms).</li>
+ * <li>the Fair Scheduler's update() (every yarn.scheduler.fair.update-interval-ms);</li>
+ * <li>the CapacityScheduler's preemption monitor, when switched on
+ * (ProportionalCapacityPreemptionPolicy.editSchedule, every
+ * yarn.resourcemanager.monitor.capacity.preemption.monitoring_interval).</li>
  * </ol>
  * After each event the dispatcher's queue is drained.
  */
@@ -88,6 +94,7 @@ public final class Sim implements AutoCloseable {
   static final int EV_AM_BEAT = 4;
   static final int EV_NM_BEAT = 5;
   static final int EV_FAIR_UPDATE = 6;
+  static final int EV_MONITOR = 7;
 
   private static final class Ev implements Comparable<Ev> {
     final long t;
@@ -164,6 +171,7 @@ public final class Sim implements AutoCloseable {
   static final class Stats {
     long containers; // containers started (AMs and tasks)
     long reducersPreempted;
+    long containersPreempted; // by the RM's preemption monitor
     long events;
     long droppedEvents;
     final Map<String, Long> routed = new TreeMap<>();
@@ -233,6 +241,9 @@ public final class Sim implements AutoCloseable {
   boolean stuck;
   private YarnConfiguration conf;
   private long fairUpdateMs;
+  /** The CapacityScheduler's preemption monitor, on the simulated clock (null when off). */
+  private ProportionalCapacityPreemptionPolicy pcpp;
+  private long monitorMs;
   List<String> quiesceMissed = new ArrayList<>();
 
   public Sim(Doc doc, String docName) {
@@ -249,7 +260,6 @@ public final class Sim implements AutoCloseable {
       {"yarn.scheduler.fair.preemption", "Fair Scheduler preemption runs in FSPreemptionThread"},
       {"yarn.scheduler.fair.continuous-scheduling-enabled", "continuous scheduling runs in its own thread"},
       {"yarn.scheduler.capacity.schedule-asynchronously.enable", "asynchronous scheduling runs in its own threads"},
-      {"yarn.resourcemanager.scheduler.monitor.enable", "scheduling monitors (preemption) run in their own threads"},
       {"yarn.scheduler.capacity.multi-node-placement-enabled", "multi-node placement sorts nodes in its own thread"},
       {"yarn.resourcemanager.recovery.enabled", "RM recovery needs a state store"},
   };
@@ -291,6 +301,15 @@ public final class Sim implements AutoCloseable {
         throw new Doc.BadInput(docName, "allocation_file", "cannot write it to a temporary file: " + e.getMessage());
       }
       c.set("yarn.scheduler.fair.allocation.file", allocTemp.toAbsolutePath().toString());
+    }
+    if (c.getBoolean("yarn.resourcemanager.scheduler.monitor.enable", false)) {
+      // The CapacityScheduler's preemption monitor is played on the simulated
+      // clock (EV_MONITOR); the Fair Scheduler's preemption runs in its own thread.
+      String policies = c.get("yarn.resourcemanager.scheduler.monitor.policies", ProportionalCapacityPreemptionPolicy.class.getName()).trim();
+      if (isFair || !policies.equals(ProportionalCapacityPreemptionPolicy.class.getName())) {
+        throw new Doc.BadInput(docName, "conf.yarn.resourcemanager.scheduler.monitor.enable",
+            "true is supported only with the CapacityScheduler and its ProportionalCapacityPreemptionPolicy");
+      }
     }
     for (String[] k : THREADED) {
       if (c.getBoolean(k[0], false)) {
@@ -376,6 +395,15 @@ public final class Sim implements AutoCloseable {
     if (isFair) {
       push(doc.model.fairUpdateFirstMs, EV_FAIR_UPDATE, 0, null);
     }
+    if (!isFair && conf.getBoolean("yarn.resourcemanager.scheduler.monitor.enable", false)) {
+      // The policy's test constructor takes a clock: the simulated one. The
+      // CapacityScheduler's own SchedulingMonitor is built by init but never
+      // started (no thread); this one runs at the model's first monitor time
+      // and then every monitoring_interval.
+      pcpp = new ProportionalCapacityPreemptionPolicy(ctx, (CapacityScheduler) sched, clock);
+      monitorMs = pcpp.getMonitoringInterval();
+      push(doc.model.monitorFirstMs, EV_MONITOR, 0, null);
+    }
     push(doc.model.amTickMs, EV_AM_TICK, 0, null);
     startupMs = (System.nanoTime() - w0) / 1_000_000;
   }
@@ -456,6 +484,11 @@ public final class Sim implements AutoCloseable {
           fair.update();
           dispatcher.drain();
           push(e.t + fairUpdateMs, EV_FAIR_UPDATE, 0, null);
+          break;
+        case EV_MONITOR:
+          pcpp.editSchedule();
+          dispatcher.drain();
+          push(e.t + monitorMs, EV_MONITOR, 0, null);
           break;
         default:
           throw new IllegalStateException("event kind " + e.kind);
@@ -558,6 +591,12 @@ public final class Sim implements AutoCloseable {
     Container c = cs.get(0);
     j.amContainer = c;
     j.si.masterContainer = c;
+    // RMAppAttemptImpl.AMContainerAllocatedTransition marks it the AM's: the
+    // preemption monitor leaves AM containers for last.
+    RMContainer rc = sched.getRMContainer(c.getId());
+    if (rc instanceof RMContainerImpl) {
+      ((RMContainerImpl) rc).setAMContainer(true);
+    }
     j.amNode = node(c.getNodeId());
     j.amStart = now;
     j.amNode.started(c.getId());
@@ -725,6 +764,27 @@ public final class Sim implements AutoCloseable {
         TaskRun.LOCALITY[tr.locality], tr.start, now, "killed"));
   }
 
+  /**
+   * The RM killed a running task's container (preemption): the scheduler has
+   * completed it (PREEMPTED) and freed it in its queue, but frees it on the
+   * node only when the node manager reports it complete
+   * (SchedulerNode.releaseContainer waits for the node): the node manager
+   * stops the process on its next heartbeat and reports it at the one after
+   * (SimNode.cleanUp). The work is lost now; the AM learns of it at its next
+   * allocate().
+   */
+  private void preempted(TaskRun tr, ContainerId cid) {
+    long now = clock.getTime();
+    inContainers.remove(cid);
+    tr.done = true;
+    tr.killed = true;
+    tr.job.running.get(tr.stage).remove(tr);
+    tr.node.cleanUp(cid);
+    stats.containersPreempted++;
+    records.add(new Rec(tr.job.idx, tr.kindName(), tr.stage, tr.index, tr.attempt, tr.node.spec.id,
+        TaskRun.LOCALITY[tr.locality], tr.start, now, "killed"));
+  }
+
   double progressOf(ContainerId cid, long now) {
     TaskRun tr = inContainers.get(cid);
     return tr == null ? 1 : tr.progress(now);
@@ -775,8 +835,14 @@ public final class Sim implements AutoCloseable {
       ContainerId cid = ((RMNodeCleanContainerEvent) e).getContainerId();
       TaskRun tr = inContainers.get(cid);
       if (tr != null) {
-        throw new IllegalStateException("the RM killed running container " + cid
-            + " (job " + tr.job.idx + "): RM-side kills are not played");
+        preempted(tr, cid);
+      } else {
+        for (JobRun j : jobs) {
+          if (j.finishMs < 0 && j.amContainer != null && j.amContainer.getId().equals(cid)) {
+            throw new IllegalStateException("the RM killed job " + j.idx + "'s running ApplicationMaster container "
+                + cid + " (preemption): AM preemption is not played");
+          }
+        }
       }
       return; // already exited, or never started: nothing for the node manager to do
     }

@@ -99,10 +99,22 @@ final class SimNode implements RMNode {
     completedSinceBeat.add(ContainerStatus.newInstance(id, ContainerState.COMPLETE, diag, exitStatus));
   }
 
+  /**
+   * The RM told the node manager to stop the container (its next heartbeat
+   * response's containers to clean up, RMNodeImpl): the node manager stops
+   * the process then, and reports it complete at the heartbeat after.
+   */
+  void cleanUp(ContainerId id) {
+    toCleanUp.add(id);
+  }
+
   boolean isRunning(ContainerId id) {
     NmContainer c = containers.get(id);
     return c != null && !c.exited;
   }
+
+  /** Containers the RM killed, stopped at this node's next heartbeat. */
+  private final List<ContainerId> toCleanUp = new ArrayList<>();
 
   /** Builds this heartbeat's container report, which pullContainerUpdates hands the scheduler. */
   void beat() {
@@ -120,6 +132,17 @@ final class SimNode implements RMNode {
     if (!launched.isEmpty() || !completed.isEmpty()) {
       forScheduler.add(new UpdatedContainerInfo(launched, completed, new ArrayList<>()));
     }
+    // The heartbeat's response told the node manager to stop these: their
+    // completion goes out with the next heartbeat.
+    for (ContainerId id : toCleanUp) {
+      NmContainer c = containers.get(id);
+      if (c != null && !c.exited) {
+        c.exited = true;
+        completedSinceBeat.add(ContainerStatus.newInstance(id, ContainerState.COMPLETE, "Container preempted by scheduler",
+            ContainerExitStatus.PREEMPTED));
+      }
+    }
+    toCleanUp.clear();
   }
 
   // ---- RMNode ----
