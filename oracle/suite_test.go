@@ -107,29 +107,35 @@ func TestSuite(t *testing.T) {
 // from the driver, run after run.
 func TestDriverDeterministic(t *testing.T) {
 	d := driver(t)
-	sc, err := scenario.Load("scenarios/mr.toml", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := oracle.ExportScenario(sc, "fair", 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var outs [2][2][]byte
-	for i := range outs {
-		dir := t.TempDir()
-		if _, _, err := d.Run(doc, dir); err != nil {
+	// Fair, and Capacity with its preemption monitor on the simulated clock.
+	for _, c := range []struct {
+		scenario, policy string
+		seed             uint64
+	}{{"scenarios/mr.toml", "fair", 2}, {"scenarios/preempt.toml", "capacity", 1}} {
+		sc, err := scenario.Load(c.scenario, []string{"model.contention=false"})
+		if err != nil {
 			t.Fatal(err)
 		}
-		for k, f := range []string{"jobs.csv", "tasks.csv"} {
-			if outs[i][k], err = os.ReadFile(filepath.Join(dir, "hadoop", f)); err != nil {
+		doc, err := oracle.ExportScenario(sc, c.policy, c.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var outs [2][2][]byte
+		for i := range outs {
+			dir := t.TempDir()
+			if _, _, err := d.Run(doc, dir); err != nil {
 				t.Fatal(err)
 			}
+			for k, f := range []string{"jobs.csv", "tasks.csv"} {
+				if outs[i][k], err = os.ReadFile(filepath.Join(dir, "hadoop", f)); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
-	}
-	for k, f := range []string{"jobs.csv", "tasks.csv"} {
-		if len(outs[0][k]) < 1000 || !bytes.Equal(outs[0][k], outs[1][k]) {
-			t.Errorf("%s: %d and %d bytes, not the same", f, len(outs[0][k]), len(outs[1][k]))
+		for k, f := range []string{"jobs.csv", "tasks.csv"} {
+			if len(outs[0][k]) < 1000 || !bytes.Equal(outs[0][k], outs[1][k]) {
+				t.Errorf("%s %s: %d and %d bytes, not the same", c.scenario, f, len(outs[0][k]), len(outs[1][k]))
+			}
 		}
 	}
 }
