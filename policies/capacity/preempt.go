@@ -100,7 +100,7 @@ func (p *Preemption) Control(s *sim.Sim) {
 	p.ideal(plans, c)
 	p.toObtain(plans, allowed)
 	now := s.Now()
-	for _, t := range p.select_(s, plans, &allowed) {
+	for _, t := range p.pick(s, plans, &allowed) {
 		m, ok := p.marked[t]
 		switch {
 		case ok && m.attempt == t.Attempt && m.at+sim.Ms(p.MaxWaitMs) <= now:
@@ -270,14 +270,14 @@ func (p *Preemption) toObtain(plans []leafPlan, allowed int64) {
 	}
 }
 
-// select_ is FifoCandidatesSelector: per queue, its jobs newest first; a
+// pick is FifoCandidatesSelector: per queue, its jobs newest first; a
 // job's reservations are given up at once and count; then its running
 // containers, latest stage first and newest first, while the queue still
 // has something to give and the container fits what is left of the
 // round's budget. ApplicationMasters would come last, and only while a
 // queue's hold more than a tenth of its guarantee
 // (FifoCandidatesSelector.preemptAMContainers): yarngym never kills one.
-func (p *Preemption) select_(s *sim.Sim, plans []leafPlan, allowed *int64) []*sim.Task {
+func (p *Preemption) pick(s *sim.Sim, plans []leafPlan, allowed *int64) []*sim.Task {
 	var out []*sim.Task
 	for k := range plans {
 		lp := &plans[k]
