@@ -16,14 +16,15 @@ import (
 // from each queue over its ideal a fifth of the excess (natural termination
 // factor), no more than a tenth of the cluster a round in all, and only from
 // a queue more than 10 % over its guarantee; it picks the containers from
-// the queue's newest application first, its latest stage first, its newest
-// container first, its ApplicationMaster last; a container picked in a round
-// is marked, and killed (freed at once, its work lost) when picked again at
-// least max_wait_before_kill after it was first marked (sim.Preempt: its
+// the queue's newest application first, within it the stage asking at the
+// numerically largest priority (the earliest: maps before reduces) first
+// and its newest container first, its ApplicationMaster last; a container
+// picked in a round is marked, and killed (its work lost) when picked again
+// at least max_wait_before_kill after it was first marked (sim.Preempt: its
 // job and queue free it at once, its node when the node manager reports
-// it). Marked containers
-// still count as used, so a round picks the same ones until they are
-// killed; a mark not renewed for twice the wait is forgotten.
+// it). Marked containers still count as used, so a round picks the same
+// ones until they are killed; a mark not renewed for twice the wait is
+// forgotten.
 //
 // Reference: Hadoop 3.3.6 ProportionalCapacityPreemptionPolicy,
 // PreemptableResourceCalculator, AbstractPreemptableResourceCalculator
@@ -31,7 +32,7 @@ import (
 // assignPreemption), FifoCandidatesSelector,
 // CapacitySchedulerPreemptionUtils (tryPreemptContainerAndDeductResToObtain),
 // CapacityScheduler.markContainerForKillable; the spec with line numbers is
-// in the project's notes (hadoop-pcpp.md). Where yarngym differs:
+// oracle/PCPP.md. Where yarngym differs:
 // leaf queues are taken as if directly under root (a hierarchy's parents
 // are not distributed separately), queues are visited in configuration
 // order (Hadoop: the hash order of their paths; it matters only through the
