@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"text/tabwriter"
 
@@ -121,31 +122,59 @@ func printTable(w io.Writer, s runner.SummaryJSON) {
 }
 
 func cmdScenarios(args []string, w io.Writer) error {
-	c := newCommand("scenarios", "", "Lists the built-in scenarios (name, paper, policy, description) and the workload generators.", "yarngym scenarios")
+	c := newCommand("scenarios", "[NAME]", `Lists the built-in scenarios (name, paper, policy, the trace it replays,
+description) and the workload generators; with NAME, prints that built-in's
+TOML file whole (a starting point for one of your own).`, "yarngym scenarios swim-hour")
 	pos, err := c.parse(args, w)
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usagef("scenarios takes no arguments")
+	switch len(pos) {
+	case 0:
+	case 1:
+		src, err := scenario.BuiltinSource(pos[0])
+		if err != nil {
+			return usagef("scenarios: %v", err)
+		}
+		_, err = w.Write(src)
+		return err
+	default:
+		return usagef("scenarios takes at most one NAME, got %d", len(pos))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tPAPER\tPOLICY\tDESCRIPTION")
+	fmt.Fprintln(tw, "NAME\tPAPER\tPOLICY\tTRACE\tDESCRIPTION")
 	for _, name := range scenario.Builtins() {
 		f, err := scenario.Describe(name)
 		if err != nil {
 			return fmt.Errorf("built-in scenario %s is broken: %w", name, err)
+		}
+		src, err := scenario.BuiltinSource(name)
+		if err != nil {
+			return err
 		}
 		desc := f.Description
 		if len(desc) > 100 {
 			cut := strings.LastIndex(desc[:100], " ")
 			desc = desc[:cut] + " ..."
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, f.Paper, f.Policy.Name, desc)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, f.Paper, f.Policy.Name, traceOf(src), desc)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nworkload generators: %s\n", strings.Join(workload.Names(), ", "))
+	fmt.Fprintf(w, "\nTRACE: the trace file a scenario replays (${traces}: shipped with yarngym, data/traces; YARNGYM_TRACES=DIR reads DIR instead).\n")
+	fmt.Fprintf(w, "'yarngym scenarios NAME' prints a built-in's whole file.\n")
+	fmt.Fprintf(w, "workload generators: %s\n", strings.Join(workload.Names(), ", "))
 	return nil
+}
+
+// tracePath finds a workload's trace path in a scenario file.
+var tracePath = regexp.MustCompile(`(?m)^\s*path\s*=\s*"([^"]+)"`)
+
+// traceOf is the trace a built-in's source names, "-" if none.
+func traceOf(src []byte) string {
+	if m := tracePath.FindSubmatch(src); m != nil {
+		return string(m[1])
+	}
+	return "-"
 }
 
 func cmdPolicies(args []string, w io.Writer) error {

@@ -12,6 +12,7 @@
 //	yarngym evaluate TASK --model DIR
 //	yarngym export SCENARIO [--policy fair|capacity] [--seed N] [--out FILE]
 //	yarngym oracle SCENARIO [--policy fair|capacity] [--seed N] [--out DIR]
+//	yarngym --version
 //
 // 'yarngym COMMAND --help' prints a command's flags and an example (see
 // command in flags.go: a new subcommand parses its flags through one).
@@ -49,6 +50,7 @@ const usage = `usage:
   yarngym evaluate TASK --model DIR
   yarngym export SCENARIO [--policy fair|capacity] [--seed N] [--out FILE]
   yarngym oracle SCENARIO [--policy fair|capacity] [--seed N] [--out DIR]
+  yarngym --version
 
 SCENARIO is a built-in scenario (see 'yarngym scenarios') or a TOML file.
 --set NAME=VALUE sets a policy parameter (see 'yarngym policies');
@@ -101,6 +103,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		err = cmdExport(args[1:], stdout)
 	case "oracle":
 		err = cmdOracle(args[1:], stdout, stderr)
+	case "version", "--version":
+		err = cmdVersion(stdout)
 	case "help", "-h", "--help":
 		if len(args) > 1 { // yarngym help CMD is yarngym CMD --help
 			return run([]string{args[1], "--help"}, stdout, stderr)

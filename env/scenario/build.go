@@ -172,7 +172,8 @@ func (sc *Scenario) validateJob(i int, j Job, maxCap sim.Res) error {
 	case j.AMVCores < 0 || j.AMMemMB < 0 || (j.AMVCores == 0) != (j.AMMemMB == 0):
 		return bad(k+".am_vcores", "am_vcores and am_mem_mb are both positive (a job with an AM) or both 0 (none)")
 	case !(sim.Res{VCores: j.AMVCores, MemMB: j.AMMemMB}).Fits(maxCap):
-		return bad(k+".am_vcores", "AM request <%d vCores, %d MB> is larger than any node", j.AMVCores, j.AMMemMB)
+		return bad(k+"."+overKey("am_", j.AMMemMB > maxCap.MemMB), "AM request <%d vCores, %d MB> is larger than any node (largest <%d, %d>)",
+			j.AMVCores, j.AMMemMB, maxCap.VCores, maxCap.MemMB)
 	case len(j.Stages) == 0:
 		return bad(k+".stages", "a job needs at least one stage")
 	}
@@ -182,10 +183,10 @@ func (sc *Scenario) validateJob(i int, j Job, maxCap sim.Res) error {
 			return bad(sk+".kind", "%q is not map, reduce, executor or task", st.Kind)
 		}
 		if st.VCores < 1 || st.MemMB < 1 {
-			return bad(sk+".vcores", "vcores and mem_mb must be at least 1")
+			return bad(sk+"."+overKey("", st.MemMB < 1 && st.VCores >= 1), "vcores and mem_mb must be at least 1")
 		}
 		if !(sim.Res{VCores: st.VCores, MemMB: st.MemMB}).Fits(maxCap) {
-			return bad(sk+".vcores", "request <%d vCores, %d MB> is larger than any node (largest <%d, %d>)", st.VCores, st.MemMB, maxCap.VCores, maxCap.MemMB)
+			return bad(sk+"."+overKey("", st.MemMB > maxCap.MemMB), "request <%d vCores, %d MB> is larger than any node (largest <%d, %d>)", st.VCores, st.MemMB, maxCap.VCores, maxCap.MemMB)
 		}
 		if len(st.DurationsS) == 0 && st.Tasks < 1 {
 			return bad(sk+".tasks", "must be at least 1 (or give durations_s)")
@@ -229,6 +230,15 @@ func profileNames() string {
 	}
 	sort.Strings(n)
 	return strings.Join(n, ", ")
+}
+
+// overKey names the request key an error is about: prefix+"mem_mb" when
+// memory is the culprit, else prefix+"vcores".
+func overKey(prefix string, mem bool) string {
+	if mem {
+		return prefix + "mem_mb"
+	}
+	return prefix + "vcores"
 }
 
 // Spec is what the file declares for the policy factories: its queues.

@@ -98,6 +98,15 @@ var builtins = func() *registry.Registry[[]byte] {
 // Builtins returns the names of the built-in scenarios, sorted.
 func Builtins() []string { return builtins.Names() }
 
+// BuiltinSource returns a built-in scenario's TOML file as it ships.
+func BuiltinSource(name string) ([]byte, error) {
+	e, err := builtins.Get(name)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte(nil), e.Value...), nil
+}
+
 // Describe reads a built-in scenario's header (name, paper, description,
 // policy) without validating or building it: cheap, for listings.
 func Describe(name string) (File, error) {

@@ -267,7 +267,10 @@ func TestBadInput(t *testing.T) {
 		{"wrong type", func(s string) string { return strings.Replace(s, "vcores = 8", "vcores = \"eight\"", 1) }, nil, "vcores", "incompatible types"},
 		{"syntax", func(s string) string { return s + "\n[[[\n" }, nil, "", "line"},
 		{"negative duration", func(s string) string { return strings.Replace(s, "duration_s = 10", "duration_s = -3", 1) }, nil, "workload.jobs[0].stages[0].duration_s", "negative"},
-		{"request larger than any node", func(s string) string { return strings.Replace(s, "mem_mb = 1024", "mem_mb = 99999", 1) }, nil, "workload.jobs[0].stages[0].vcores", "larger than any node"},
+		{"request larger than any node in memory", func(s string) string { return strings.Replace(s, "mem_mb = 1024", "mem_mb = 99999", 1) }, nil, "workload.jobs[0].stages[0].mem_mb", "larger than any node"},
+		{"request larger than any node in vCores", func(s string) string {
+			return strings.Replace(s, "vcores = 1\nmem_mb = 1024", "vcores = 99\nmem_mb = 1024", 1)
+		}, nil, "workload.jobs[0].stages[0].vcores", "larger than any node"},
 		{"unknown kind", func(s string) string { return strings.Replace(s, `kind = "map"`, `kind = "mapper"`, 1) }, nil, "workload.jobs[0].stages[0].kind", "not map"},
 		{"unknown policy", func(s string) string { return strings.Replace(s, `name = "fair"`, `name = "fairest"`, 1) }, nil, "policy", "unknown policy"},
 		{"bad param value", func(s string) string { return s + "\n[policy.params]\nmax_am_share = 7\n" }, nil, "policy.params.max_am_share", "outside"},

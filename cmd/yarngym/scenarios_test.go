@@ -1,0 +1,37 @@
+package main
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+
+	"yarngym/env/scenario"
+)
+
+// TestScenariosCommand: the listing marks the scenarios that replay a
+// trace, 'scenarios NAME' prints a built-in's whole file, and an unknown
+// name is refused with the nearest (issue 29: NAME was refused and no
+// command printed a built-in's TOML).
+func TestScenariosCommand(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"scenarios"}, &out, &errb); code != 0 {
+		t.Fatalf("scenarios: exit %d: %s", code, errb.String())
+	}
+	if !regexp.MustCompile(`(?m)^swim-hour\s+SWIM\s+fair\s+\$\{traces\}/swim/FB-2009_samples_24_times_1hr_0\.tsv\s`).MatchString(out.String()) ||
+		!regexp.MustCompile(`(?m)^quick\s+\S*\s*\S+\s+-\s`).MatchString(out.String()) {
+		t.Errorf("the listing does not show the traces:\n%s", out.String())
+	}
+	out.Reset()
+	if code := run([]string{"scenarios", "quick"}, &out, &errb); code != 0 {
+		t.Fatalf("scenarios quick: exit %d: %s", code, errb.String())
+	}
+	src, err := scenario.BuiltinSource("quick")
+	if err != nil || !bytes.Equal(out.Bytes(), src) || !strings.HasPrefix(out.String(), `name = "quick"`) {
+		t.Errorf("scenarios quick printed %q, want the built-in's file (%v)", out.String(), err)
+	}
+	errb.Reset()
+	if code := run([]string{"scenarios", "quik"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "did you mean quick?") {
+		t.Errorf("scenarios quik: exit %d, %q", code, errb.String())
+	}
+}
