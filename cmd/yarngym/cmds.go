@@ -19,7 +19,16 @@ import (
 type multiFlag []string
 
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+// Set takes one KEY=VALUE. A value that is another flag (--set --out DIR)
+// means --set's own value is missing: refused here rather than letting DIR
+// become a stray argument.
+func (m *multiFlag) Set(v string) error {
+	if strings.HasPrefix(v, "-") && !strings.Contains(v, "=") {
+		return fmt.Errorf("needs KEY=VALUE, got the flag %s", v)
+	}
+	*m = append(*m, v)
+	return nil
+}
 
 func isInputError(err error) bool {
 	var se *scenario.Error

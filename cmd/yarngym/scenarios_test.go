@@ -35,3 +35,13 @@ func TestScenariosCommand(t *testing.T) {
 		t.Errorf("scenarios quik: exit %d, %q", code, errb.String())
 	}
 }
+
+// TestSetWithoutValue: --set followed by another flag names the missing
+// KEY=VALUE (issue 29: "--set --out DIR" said "got 2 arguments").
+func TestSetWithoutValue(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"run", "quick", "--set", "--out", t.TempDir()}, &out, &errb)
+	if code != 2 || !strings.Contains(errb.String(), "--set") || !strings.Contains(errb.String(), "needs KEY=VALUE") || strings.Contains(errb.String(), "arguments") {
+		t.Errorf("exit %d, %q", code, errb.String())
+	}
+}
