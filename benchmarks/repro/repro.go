@@ -46,8 +46,9 @@ type Row struct {
 	// a statistic over seeds.
 	PerSeed []float64 `json:"per_seed,omitempty"`
 	// Headline marks the paper's headline claims, the rows the summary line
-	// counts (Verdict judges every row with a paper figure).
-	Headline bool `json:"headline,omitempty"`
+	// counts (Verdict judges every row with a paper figure); always in the
+	// JSON, false as well as true.
+	Headline bool `json:"headline"`
 	// Note says how to read the row (direction expected, what differs).
 	Note string `json:"note,omitempty"`
 }

@@ -156,6 +156,12 @@ func TestTableMarksAndTally(t *testing.T) {
 	if back[0]["verdict"] != "held" || back[1]["verdict"] != "not held" || back[4]["verdict"] != nil || back[0]["headline"] != true {
 		t.Errorf("JSON verdicts: %v", back)
 	}
+	// headline is in every row, false too (issue 29: it appeared only when true).
+	for i, row := range back {
+		if _, ok := row["headline"].(bool); !ok {
+			t.Errorf("row %d has no headline field: %v", i, row)
+		}
+	}
 	// A statistic's row carries its per-seed values, NaN as null.
 	buf.Reset()
 	r := StatRow("e", "m", "%", -5, PairedChange([]float64{10, 20, 40}, []float64{9, 19, math.NaN()}), "")
