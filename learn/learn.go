@@ -2,6 +2,7 @@ package learn
 
 import (
 	"fmt"
+	"strings"
 
 	"yarngym/env/task"
 	"yarngym/registry"
@@ -93,6 +94,16 @@ func Lookup(name string) (Learner, error) {
 
 // Names lists the learners, sorted.
 func Names() []string { return learners.Names() }
+
+// DefaultBudgets lists each learner's default budget ("cmaes=27, grid=81,
+// ...", sorted by name).
+func DefaultBudgets() string {
+	var out []string
+	for _, e := range learners.All() {
+		out = append(out, fmt.Sprintf("%s=%d", e.Name, e.Value.DefaultBudget))
+	}
+	return strings.Join(out, ", ")
+}
 
 // Train runs learner name on t with o (Budget 0: the learner's default).
 func Train(name string, t task.Task, o Options) (*Result, error) {

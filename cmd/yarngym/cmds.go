@@ -18,7 +18,8 @@ import (
 
 type multiFlag []string
 
-func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) String() string { return strings.Join(*m, ",") }
+
 // Set takes one KEY=VALUE. A value that is another flag (--set --out DIR)
 // means --set's own value is missing: refused here rather than letting DIR
 // become a stray argument.

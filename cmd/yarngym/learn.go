@@ -31,7 +31,7 @@ beside the baselines; the controller's actions over one test episode).
 Learners: grid, random, cmaes (budget: evaluations), ppo (budget: env
 steps).`, "yarngym learn OPERA-v0,AutoAdmin-v0 --algo grid,cmaes,ppo --budget grid=81,cmaes=27,ppo=100000")
 	algos := c.fs.String("algo", "ppo", "`LEARNERS`, comma-separated: "+strings.Join(learn.Names(), ", "))
-	budget := c.fs.String("budget", "", "`N` for every learner, or per learner (cmaes=27,ppo=100000); default: each learner's")
+	budget := c.fs.String("budget", "", "`N` for every learner, or per learner (cmaes=27,ppo=100000); default: each learner's ("+learn.DefaultBudgets()+")")
 	seed := c.fs.Uint64("seed", 1, "the run's `SEED` (initial weights, samples, candidates)")
 	out := c.fs.String("out", "out/learn", "results folder `OUT`")
 	workers := c.fs.Int("workers", runtime.GOMAXPROCS(0), "`K` goroutines stepping the environments (results do not depend on it)")

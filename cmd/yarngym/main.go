@@ -28,6 +28,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"yarngym/benchmarks/suite"
 )
 
 // usageError is bad input on the command line: exit 2.
@@ -37,7 +39,11 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
 
-const usage = `usage:
+// usage is the command's help; the bench suites are listed from their
+// registry, so a new suite shows here.
+var usage = strings.Replace(usageText, "SUITES", strings.Join(suite.Names(), ", "), 1)
+
+const usageText = `usage:
   yarngym run SCENARIO [--policy NAME] [--set key=value ...] [--seed N] [--out DIR] [--format table|json] [--progress] [--controller MODEL]
   yarngym repro PAPER [--seeds N] [--format table|json] [--parallel K]
   yarngym bench SUITE [--seeds N] [--out DIR] [--parallel K] [--timeline S]
@@ -55,8 +61,8 @@ const usage = `usage:
 SCENARIO is a built-in scenario (see 'yarngym scenarios') or a TOML file.
 --set NAME=VALUE sets a policy parameter (see 'yarngym policies');
 --set a.b.c=VALUE sets a key of the scenario file (e.g. workload.options.jobs=72).
-bench runs every (scenario, policy, seed) of a suite (quick, papers, opera, dress,
-autoadmin, ikayak, ras) and writes CSV, summary.json and report.html to --out
+bench runs every (scenario, policy, seed) of a suite (SUITES) and writes CSV,
+summary.json and report.html to --out
 (default out/bench/SUITE); report rebuilds report.html from such a folder.
 'yarngym COMMAND --help' lists a command's flags with an example.
 `

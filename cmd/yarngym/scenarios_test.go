@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"yarngym/benchmarks/suite"
 	"yarngym/env/scenario"
 )
 
@@ -43,5 +44,20 @@ func TestSetWithoutValue(t *testing.T) {
 	code := run([]string{"run", "quick", "--set", "--out", t.TempDir()}, &out, &errb)
 	if code != 2 || !strings.Contains(errb.String(), "--set") || !strings.Contains(errb.String(), "needs KEY=VALUE") || strings.Contains(errb.String(), "arguments") {
 		t.Errorf("exit %d, %q", code, errb.String())
+	}
+}
+
+// TestUsageListsEverySuite: the usage names every bench suite (issue 29:
+// "learned" was missing) and learn --help the default budgets.
+func TestUsageListsEverySuite(t *testing.T) {
+	for _, name := range suite.Names() {
+		if !strings.Contains(usage, name) {
+			t.Errorf("the usage does not name suite %q", name)
+		}
+	}
+	var out, errb bytes.Buffer
+	run([]string{"learn", "--help"}, &out, &errb)
+	if !strings.Contains(out.String()+errb.String(), "ppo=100000") || !strings.Contains(out.String()+errb.String(), "grid=81") {
+		t.Errorf("learn --help does not show the default budgets:\n%s%s", out.String(), errb.String())
 	}
 }
