@@ -4,8 +4,10 @@
 package runner
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"time"
 
@@ -197,6 +199,25 @@ type SummaryJSON struct {
 	Params               map[string]float64 `json:"params"`
 	PolicyState          map[string]float64 `json:"policy_state"`
 }
+
+// Marshal is the run's summary as JSON: the makespan and the mean wait and
+// completion are null when no job finished (undefined then, not 0:
+// jobs_stuck and stuck_reason say why). indent "" writes it compact. (Not a
+// MarshalJSON method: the bench suites embed SummaryJSON in their records.)
+func (s SummaryJSON) Marshal(indent string) []byte {
+	var b []byte
+	if indent == "" {
+		b, _ = json.Marshal(s) // plain structs and maps: cannot fail
+	} else {
+		b, _ = json.MarshalIndent(s, "", indent)
+	}
+	if s.JobsCompleted > 0 {
+		return b
+	}
+	return undefinedTimes.ReplaceAll(b, []byte(`"makespan_s":${1}null,${2}"mean_wait_s":${3}null,${4}"mean_completion_s":${5}null,`))
+}
+
+var undefinedTimes = regexp.MustCompile(`"makespan_s":(\s*)[^,]*,(\s*)"mean_wait_s":(\s*)[^,]*,(\s*)"mean_completion_s":(\s*)[^,]*,`)
 
 // round keeps 6 decimals: enough for milliseconds and means, without float
 // noise in the last digits of reports.

@@ -3,7 +3,6 @@ package runner
 import (
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +10,7 @@ import (
 
 // SummaryBytes is the JSON summary, indented, with a trailing newline.
 func (r *Result) SummaryBytes() []byte {
-	b, _ := json.MarshalIndent(r.JSON(), "", "  ") // plain structs and maps: cannot fail
+	b := r.JSON().Marshal("  ")
 	return append(b, '\n')
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -80,7 +79,7 @@ Exit status: 0 success (stuck jobs are a result), 2 bad input, 1 run failure.`,
 		}
 	}
 	if *format == "json" {
-		b, _ := json.Marshal(res.JSON())
+		b := res.JSON().Marshal("")
 		fmt.Fprintln(stdout, string(b))
 	} else {
 		printTable(stdout, res.JSON())
@@ -109,11 +108,18 @@ func printTable(w io.Writer, s runner.SummaryJSON) {
 		} else {
 			row("makespan_s", fmt.Sprintf("%v (of the %d jobs finished; truncated at %v s)", s.MakespanS, s.JobsCompleted, s.EndS))
 		}
+	case s.JobsCompleted == 0:
+		undefined := fmt.Sprintf("undefined (no job finished; %d stuck)", s.JobsStuck)
+		row("makespan_s", undefined)
+		row("mean_wait_s", undefined)
+		row("mean_completion_s", undefined)
 	default:
 		row("makespan_s", s.MakespanS)
 	}
-	row("mean_wait_s", fmt.Sprintf("%.2f", s.MeanWaitS))
-	row("mean_completion_s", fmt.Sprintf("%.2f", s.MeanCompletionS))
+	if s.JobsCompleted > 0 || s.Truncated {
+		row("mean_wait_s", fmt.Sprintf("%.2f", s.MeanWaitS))
+		row("mean_completion_s", fmt.Sprintf("%.2f", s.MeanCompletionS))
+	}
 	row("jobs completed / stuck / unfinished", fmt.Sprintf("%d / %d / %d", s.JobsCompleted, s.JobsStuck, s.JobsUnfinished))
 	row("tasks finished / total", fmt.Sprintf("%d / %d", s.TasksFinished, s.Tasks))
 	row("tasks_killed", s.TasksKilled)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -59,5 +60,32 @@ func TestUsageListsEverySuite(t *testing.T) {
 	run([]string{"learn", "--help"}, &out, &errb)
 	if !strings.Contains(out.String()+errb.String(), "ppo=100000") || !strings.Contains(out.String()+errb.String(), "grid=81") {
 		t.Errorf("learn --help does not show the default budgets:\n%s%s", out.String(), errb.String())
+	}
+}
+
+// TestStuckRunUndefinedTimes: a run where no job finishes reports its
+// makespan and mean wait and completion as undefined (JSON null; the table
+// says why), not 0 (issue 29).
+func TestStuckRunUndefinedTimes(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"run", "terasort-burst", "--set", "max_am_share=-1", "--format", "json"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"makespan_s", "mean_wait_s", "mean_completion_s"} {
+		if v, ok := m[k]; !ok || v != nil {
+			t.Errorf("%s = %v (present %v), want null", k, v, ok)
+		}
+	}
+	if m["jobs_stuck"] != 80.0 {
+		t.Errorf("jobs_stuck %v, want 80", m["jobs_stuck"])
+	}
+	out.Reset()
+	run([]string{"run", "terasort-burst", "--set", "max_am_share=-1"}, &out, &errb)
+	if !regexp.MustCompile(`(?m)^makespan_s\s+undefined \(no job finished; 80 stuck\)$`).MatchString(out.String()) {
+		t.Errorf("table:\n%s", out.String())
 	}
 }
