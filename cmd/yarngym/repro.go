@@ -37,9 +37,11 @@ func cmdRepro(args []string, stdout, stderr io.Writer) error {
 	if *format != "table" && *format != "json" {
 		return usagef("repro: --format %q is not table or json", *format)
 	}
-	ctx := repro.Context{Seeds: repro.Seeds(*seeds), Parallel: *parallel,
-		Progress: func(msg string) { fmt.Fprintf(stderr, "  ran %s\n", msg) }}
+	ctx := repro.Context{Seeds: repro.Seeds(*seeds), Parallel: *parallel, Progress: reproProgress(stderr)}
 	rows, err := p.Run(ctx)
+	if isTerminal(stderr) {
+		fmt.Fprintln(stderr) // end the redrawn progress line
+	}
 	if err != nil {
 		return err
 	}
@@ -49,3 +51,27 @@ func cmdRepro(args []string, stdout, stderr io.Writer) error {
 	repro.WriteTable(stdout, fmt.Sprintf("%s (%d seeds)", p.Title, *seeds), rows)
 	return nil
 }
+
+// reproProgress reports the runs as they finish: on a terminal one line
+// redrawn in place, otherwise a line every reproLogEvery runs (a paper's
+// experiments are thousands of runs: a line each would flood a log).
+func reproProgress(w io.Writer) func(msg string) {
+	tty := isTerminal(w)
+	n := 0
+	return func(msg string) {
+		n++
+		switch {
+		case tty:
+			line := fmt.Sprintf("  %d runs; last: %s", n, msg)
+			if len(line) > 79 {
+				line = line[:79]
+			}
+			fmt.Fprintf(w, "\r%-79s", line)
+		case n%reproLogEvery == 0:
+			fmt.Fprintf(w, "  ran %d runs (last: %s)\n", n, msg)
+		}
+	}
+}
+
+// reproLogEvery is how many runs a progress line stands for off a terminal.
+const reproLogEvery = 100

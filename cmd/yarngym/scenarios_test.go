@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -87,5 +88,26 @@ func TestStuckRunUndefinedTimes(t *testing.T) {
 	run([]string{"run", "terasort-burst", "--set", "max_am_share=-1"}, &out, &errb)
 	if !regexp.MustCompile(`(?m)^makespan_s\s+undefined \(no job finished; 80 stuck\)$`).MatchString(out.String()) {
 		t.Errorf("table:\n%s", out.String())
+	}
+}
+
+// TestProgressOffTerminal: off a terminal, progress is plain lines: repro
+// writes one per 100 runs (it wrote one per run, thousands), baselines no
+// carriage returns (issue 29).
+func TestProgressOffTerminal(t *testing.T) {
+	var log bytes.Buffer
+	p := reproProgress(&log)
+	for i := range 250 {
+		p(fmt.Sprintf("run %d", i))
+	}
+	if got := strings.Count(log.String(), "\n"); got != 2 || strings.Contains(log.String(), "\r") {
+		t.Errorf("250 runs logged %d lines:\n%q", got, log.String())
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"baselines", "AutoAdmin-v0"}, &out, &errb); code != 0 {
+		t.Fatalf("baselines: exit %d: %s", code, errb.String())
+	}
+	if strings.Contains(errb.String(), "\r") || !strings.Contains(errb.String(), "[11/11] AutoAdmin-v0 settings\n") {
+		t.Errorf("baselines progress off a terminal:\n%q", errb.String())
 	}
 }

@@ -100,10 +100,12 @@ learners, reports and Python compare against.`, "yarngym baselines OPERA-v0 --gr
 	var out []*task.Baselines
 	for _, t := range todo {
 		start := time.Now()
+		// A bar on a terminal, a line per setting otherwise (no \r in logs).
+		prog := newProgress(stderr)
 		b, err := task.ComputeBaselines(t, *workers, func(done, total int) {
-			fmt.Fprintf(stderr, "\r  %s: %d/%d settings", t.ID, done, total)
+			prog.update(done, total, t.ID+" settings")
 		})
-		fmt.Fprintln(stderr)
+		prog.finish()
 		if err != nil {
 			return err
 		}
