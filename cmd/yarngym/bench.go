@@ -45,6 +45,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if dir == "" {
 		dir = filepath.Join("out", "bench", s.Name)
 	}
+	if err := checkOutDir(dir, "bench"); err != nil {
+		return err
+	}
 	bar := newProgress(stderr)
 	start := time.Now()
 	res, err := suite.Run(s, suite.Options{Seeds: *seeds, Parallel: *parallel, TimelineS: *timeline, Progress: bar.update})

@@ -60,6 +60,11 @@ Exit status: 0 success (stuck jobs are a result), 2 bad input, 1 run failure.`,
 	if *format != "table" && *format != "json" {
 		return usagef("run: --format %q is not table or json", *format)
 	}
+	if *out != "" {
+		if err := checkOutDir(*out, "run"); err != nil {
+			return err
+		}
+	}
 	opts := runner.Options{Scenario: pos[0], Sets: sets, Policy: *policy, RecordTasks: *out != "", Controller: *controller,
 		Warn: func(msg string) { fmt.Fprintf(stderr, "warning: %s\n", msg) }}
 	if tty := isTerminal(stderr); tty || *showProgress {
