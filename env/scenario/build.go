@@ -442,6 +442,15 @@ func (sc *Scenario) compile() (workload.Source, error) {
 	if err != nil {
 		return nil, &Error{Source: sc.Origin(), Key: "workload.options", Reason: err.Error()}
 	}
+	if n, ok := opts.(interface{ Notes() []string }); ok {
+		for _, note := range n.Notes() {
+			msg := fmt.Sprintf("%s: %s", sc.Origin(), note)
+			sc.Warnings = append(sc.Warnings, msg)
+			if sc.warn != nil {
+				sc.warn(msg)
+			}
+		}
+	}
 	return src, nil
 }
 

@@ -101,7 +101,19 @@ type RumenOptions struct {
 	MaxJobs int `toml:"max_jobs"`
 	// TimeScale multiplies submission times; 0 submits every job at 0.
 	TimeScale float64 `toml:"time_scale"`
+	// Strict refuses a trace with a job that has nothing to replay (a job
+	// killed before any task attempt ran); by default such a job is skipped
+	// and the skip reported (Notes).
+	Strict bool `toml:"strict"`
+	notes  []string
 }
+
+// Notes are what the last load skipped or replayed in part (killed jobs),
+// for the user; the scenario reports them as warnings.
+func (o *RumenOptions) Notes() []string { return o.notes }
+
+// SetNotes: see Notes (set by the loader).
+func (o *RumenOptions) SetNotes(n []string) { o.notes = n }
 
 // RumenDefaults returns the Rumen loader's default options (Path empty).
 func RumenDefaults() *RumenOptions {
@@ -145,6 +157,23 @@ type RumenTrace struct {
 	Hosts []string
 	// Nodes is the SLS header's num.nodes (0 if absent or a Rumen trace).
 	Nodes int
+	// Skipped are the jobs left out (nothing to replay), Unsuccessful the
+	// jobs replayed whose outcome was not SUCCESS (KILLED, FAILED: their
+	// attempts that ran are replayed), each "object K (job id...)".
+	Skipped, Unsuccessful []string
+}
+
+// Notes is what a load of the trace reports: the skipped jobs and how many
+// were replayed from an unsuccessful run.
+func (tr *RumenTrace) Notes() []string {
+	var out []string
+	if n := len(tr.Skipped); n > 0 {
+		out = append(out, fmt.Sprintf("rumen: %d job(s) skipped, nothing to replay (strict = true refuses them): %s", n, strings.Join(tr.Skipped, "; ")))
+	}
+	if n := len(tr.Unsuccessful); n > 0 {
+		out = append(out, fmt.Sprintf("rumen: %d job(s) replayed from their attempts although they did not succeed: %s", n, strings.Join(tr.Unsuccessful, "; ")))
+	}
+	return out
 }
 
 // RumenJob is one job of a trace.
@@ -292,6 +321,9 @@ func ParseRumen(r io.Reader, name string, o *RumenOptions) (*RumenTrace, error) 
 		}
 	}
 	if len(p.jobs) == 0 {
+		if n := len(p.tr.Skipped); n > 0 {
+			return nil, fmt.Errorf("%s: no jobs to replay (%d skipped: %s)", name, n, strings.Join(p.tr.Skipped, "; "))
+		}
 		return nil, fmt.Errorf("%s: no jobs", name)
 	}
 	// Submission relative to the earliest, in file order among ties.
@@ -436,7 +468,16 @@ func (p *rumenParser) rumenObject(k int, raw json.RawMessage) error {
 		return err
 	}
 	if len(j.Maps) == 0 && len(j.Reduces) == 0 {
-		return fmt.Errorf("%s: no map or reduce task with an attempt", where)
+		if p.o.Strict {
+			return fmt.Errorf("%s: no map or reduce task with an attempt (strict)", where)
+		}
+		// A real job history holds jobs killed before any attempt ran:
+		// nothing to replay.
+		p.tr.Skipped = append(p.tr.Skipped, fmt.Sprintf("%s: no map or reduce task with an attempt", where))
+		return nil
+	}
+	if rj.Outcome != "" && rj.Outcome != "SUCCESS" {
+		p.tr.Unsuccessful = append(p.tr.Unsuccessful, fmt.Sprintf("%s (%s)", where, rj.Outcome))
 	}
 	p.jobs = append(p.jobs, j)
 	return nil

@@ -138,7 +138,7 @@ func TestLoadRumenInline(t *testing.T) {
 		{"array", "[1]", "object 1: not a JSON object"},
 		{"no id", `{"submitTime":1}`, "object 1: no jobID"},
 		{"no submit", `{"jobID":"j"}`, "job 1 (j): submitTime missing"},
-		{"no tasks", `{"jobID":"j","submitTime":1,"mapTasks":[{"attempts":[]}]}`, "no map or reduce task with an attempt"},
+		{"no tasks", `{"jobID":"j","submitTime":1,"mapTasks":[{"attempts":[]}]}`, "no jobs to replay (1 skipped: t.json: job 1 (j): no map or reduce task with an attempt)"},
 		{"backwards", `{"jobID":"j","submitTime":1,"mapTasks":[{"taskID":"t","attempts":[{"attemptID":"a","startTime":9,"finishTime":3}]}]}`,
 			"job 1 (j): map task 0 (t) attempt a: finishTime 3 is not after startTime 9"},
 		{"splits", `{"jobID":"j","submitTime":1,"mapTasks":[{"attempts":[{"startTime":1,"finishTime":3,"clockSplits":[1,2],"cpuUsages":[1],"physMemKbytes":[1,1]}]}]}`,

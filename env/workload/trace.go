@@ -30,6 +30,13 @@ func registerTrace[O any, PO traceOptions[O], P any](name, doc string, defaults 
 			if err != nil {
 				return nil, err
 			}
+			// What the load skipped or replayed in part goes back through
+			// the options, for the scenario to report.
+			if n, ok := any(p).(interface{ Notes() []string }); ok {
+				if s, ok := any(opts).(interface{ SetNotes([]string) }); ok {
+					s.SetNotes(n.Notes())
+				}
+			}
 			return func(r *sim.Rand) ([]sim.JobSpec, error) { return build(opts, p, r) }, nil
 		}})
 }
