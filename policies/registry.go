@@ -1,6 +1,6 @@
 // Package policies registers yarngym's scheduling policies by name in
-// base.Policies (the registry lives there, below every policy, so that
-// loading a scenario imports none). A policy lives in its own folder;
+// env/policy's registry (base.Policies; it lives below every policy, so
+// that nothing under env/ imports one). A policy lives in its own folder;
 // adding one means writing that folder and one line in the table below.
 // Whatever builds policies by name imports this package (runner, the
 // command, the C ABI, tests).

@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"yarngym/data"
+	"yarngym/env/policy"
 	"yarngym/env/sim"
 	"yarngym/env/workload"
-	"yarngym/policies/base"
 	"yarngym/registry"
 )
 
@@ -242,10 +242,10 @@ func overKey(prefix string, mem bool) string {
 }
 
 // Spec is what the file declares for the policy factories: its queues.
-func (sc *Scenario) Spec() base.Spec {
-	var spec base.Spec
+func (sc *Scenario) Spec() policy.Spec {
+	var spec policy.Spec
 	for _, q := range sc.File.Policy.Queues {
-		spec.Queues = append(spec.Queues, base.Queue{Name: q.Name, Weight: q.Weight, Capacity: q.Capacity, MaxCapacity: q.MaxCapacity,
+		spec.Queues = append(spec.Queues, policy.Queue{Name: q.Name, Weight: q.Weight, Capacity: q.Capacity, MaxCapacity: q.MaxCapacity,
 			MinMemMB: q.MinResourcesMemMB, MinVCores: q.MinResourcesVCores, MaxMemMB: q.MaxResourcesMemMB, MaxVCores: q.MaxResourcesVCores,
 			MaxRunningApps: q.MaxRunningApps})
 	}
@@ -257,10 +257,10 @@ func (sc *Scenario) Spec() base.Spec {
 func (sc *Scenario) policy(name string) (*sim.Policy, error) {
 	f := &sc.File
 	spec := sc.Spec()
-	if !base.Policies.Has(name) {
-		return nil, &Error{Source: sc.Origin(), Key: "policy", Reason: base.Policies.Unknown(name).Error()}
+	if !policy.Registry.Has(name) {
+		return nil, &Error{Source: sc.Origin(), Key: "policy", Reason: policy.Registry.Unknown(name).Error()}
 	}
-	p, err := base.NewPolicy(name, spec)
+	p, err := policy.New(name, spec)
 	if err != nil {
 		return nil, &Error{Source: sc.Origin(), Key: "policy", Reason: fmt.Sprintf("policy %q cannot run scenario %q: %v", name, f.Name, err)}
 	}

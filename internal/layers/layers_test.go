@@ -19,7 +19,8 @@ import (
 // never of its own layer or those after.
 var layers = [][]string{
 	{"env/sim", "data", "registry", "internal/testprogress"},
-	{"policies/base", "env/workload"},
+	{"env/policy", "env/workload"},
+	{"policies/base"},
 	{"policies/fifo", "policies/fair", "policies/capacity", "policies/ras"},
 	{"policies/opera", "policies/autoadmin", "policies/dress", "policies/ikayak"},
 	{"policies", "env/scenario"},

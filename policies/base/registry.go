@@ -1,21 +1,12 @@
 package base
 
 import (
+	"yarngym/env/policy"
 	"yarngym/env/sim"
-	"yarngym/registry"
 )
 
-// Policies is the registry of scheduling policies by name. Package
-// policies fills it (one line per policy); this package, which imports
-// only the core, holds it, so that loading a scenario needs no policy
-// implementation (the layers: ARCHITECTURE.md).
-var Policies = registry.New[Factory]("policy").FilledBy("yarngym/policies")
+// Policies is the registry of scheduling policies by name (env/policy's).
+var Policies = policy.Registry
 
 // NewPolicy builds a fresh instance of the policy registered as name.
-func NewPolicy(name string, sp Spec) (*sim.Policy, error) {
-	e, err := Policies.Get(name)
-	if err != nil {
-		return nil, err
-	}
-	return e.Value(sp)
-}
+func NewPolicy(name string, sp Spec) (*sim.Policy, error) { return policy.New(name, sp) }

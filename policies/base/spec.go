@@ -1,45 +1,24 @@
 package base
 
-import "yarngym/env/sim"
+import (
+	"yarngym/env/policy"
+	"yarngym/env/sim"
+)
 
-// Queue is a scheduler queue as a scenario declares it.
-type Queue struct {
-	Name string
-	// Weight is the Fair scheduler's queue weight.
-	Weight float64
-	// Capacity and MaxCapacity are the Capacity scheduler's guaranteed and
-	// maximum shares of the cluster, in [0, 1].
-	Capacity    float64
-	MaxCapacity float64
-	// The Fair scheduler's per-queue limits (fair-scheduler.xml):
-	// minResources and maxResources in memory and vCores (0: none; a
-	// maximum of 0 is unbounded), maxRunningApps (0: unbounded).
-	MinMemMB, MinVCores int64
-	MaxMemMB, MaxVCores int64
-	MaxRunningApps      int
-}
-
-// Spec is what a policy factory is built from.
-type Spec struct {
-	// Queues in declaration order; jobs name their queue. Empty means one
-	// queue, "default".
-	Queues []Queue
-}
-
-// QueueNames returns the queues' names, or ["default"].
-func (sp Spec) QueueNames() []string {
-	if len(sp.Queues) == 0 {
-		return []string{DefaultQueue}
-	}
-	out := make([]string, len(sp.Queues))
-	for i, q := range sp.Queues {
-		out[i] = q.Name
-	}
-	return out
-}
+// The spec a policy is built from and the factory type live in env/policy
+// (below the policies, so that loading a scenario needs none of them); the
+// policies name them through this toolkit.
+type (
+	// Queue is a scheduler queue as a scenario declares it.
+	Queue = policy.Queue
+	// Spec is what a policy factory is built from.
+	Spec = policy.Spec
+	// Factory builds a fresh policy (with its own state) for one run.
+	Factory = policy.Factory
+)
 
 // DefaultQueue is the queue of jobs that name none.
-const DefaultQueue = "default"
+const DefaultQueue = policy.DefaultQueue
 
 // QueueOf returns the job's queue name.
 func QueueOf(j *sim.Job) string {
@@ -48,6 +27,3 @@ func QueueOf(j *sim.Job) string {
 	}
 	return j.Spec.Queue
 }
-
-// Factory builds a fresh policy (with its own state) for one run.
-type Factory func(Spec) (*sim.Policy, error)
