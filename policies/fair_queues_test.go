@@ -101,23 +101,14 @@ func TestFairMinShare(t *testing.T) {
 		want  float64
 	}{{"no min share", 0, 0.25}, {"min share half the memory", 8192, 0.5}} {
 		t.Run(c.name, func(t *testing.T) {
-			var shareSum float64
-			var samples int
 			sp := base.Spec{Queues: []base.Queue{{Name: "a", Weight: 1, MinMemMB: c.minMB}, {Name: "b", Weight: 3}}}
 			nodes := []sim.NodeSpec{{Name: "n0", Cap: res(8, 8192)}, {Name: "n1", Cap: res(8, 8192)}}
 			jobs := []sim.JobSpec{job("a", "a", 0, 400, res(1, 1024), 5), job("b", "b", 0.05, 400, res(1, 1024), 5)}
-			runWatch(t, sim.Config{Nodes: nodes, Jobs: jobs, Policy: newPolicy(t, "fair", sp, nil)},
-				func(s *sim.Sim) {
-					a, b := s.Jobs[0], s.Jobs[1]
-					if s.Now() > 20000 && s.Now() < 100000 && a.Running+b.Running == 16 {
-						shareSum += float64(a.Running) / 16
-						samples++
-					}
-				})
-			if samples == 0 {
+			shares, ok := meanShares(t, sim.Config{Nodes: nodes, Jobs: jobs, Policy: newPolicy(t, "fair", sp, nil)}, 16)
+			if !ok {
 				t.Fatal("never saw both queues running on a full cluster")
 			}
-			if got := shareSum / float64(samples); math.Abs(got-c.want) > 0.04 {
+			if got := shares[0]; math.Abs(got-c.want) > 0.04 {
 				t.Fatalf("queue a held %.3f of the containers, want %.2f", got, c.want)
 			}
 		})
@@ -151,22 +142,12 @@ func TestFairHierarchy(t *testing.T) {
 	t.Run("shares", func(t *testing.T) {
 		sp := base.Spec{Queues: []base.Queue{{Name: "p", Weight: 1}, {Name: "p.a", Weight: 1}, {Name: "p.b", Weight: 1}, {Name: "c", Weight: 2}}}
 		jobs := []sim.JobSpec{job("a", "p.a", 0, 600, res(1, 1024), 5), job("b", "p.b", 0.05, 600, res(1, 1024), 5), job("c", "c", 0.1, 600, res(1, 1024), 5)}
-		var sum [3]float64
-		samples := 0
-		runWatch(t, sim.Config{Nodes: nodes, Jobs: jobs, Policy: newPolicy(t, "fair", sp, nil)}, func(s *sim.Sim) {
-			a, b, c := s.Jobs[0].Running, s.Jobs[1].Running, s.Jobs[2].Running
-			if s.Now() > 20000 && s.Now() < 100000 && a+b+c == 24 {
-				sum[0] += float64(a) / 24
-				sum[1] += float64(b) / 24
-				sum[2] += float64(c) / 24
-				samples++
-			}
-		})
-		if samples == 0 {
+		shares, ok := meanShares(t, sim.Config{Nodes: nodes, Jobs: jobs, Policy: newPolicy(t, "fair", sp, nil)}, 24)
+		if !ok {
 			t.Fatal("never saw the three queues on a full cluster")
 		}
 		for i, want := range []float64{1.0 / 6, 1.0 / 6, 2.0 / 3} {
-			if got := sum[i] / float64(samples); math.Abs(got-want) > 0.04 {
+			if got := shares[i]; math.Abs(got-want) > 0.04 {
 				t.Errorf("queue %d held %.3f of the containers, want %.3f", i, got, want)
 			}
 		}

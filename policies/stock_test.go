@@ -72,26 +72,43 @@ func TestFairShares(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var shareSum float64
-			var samples int
 			nodes := []sim.NodeSpec{{Name: "n0", Cap: res(8, 8192)}, {Name: "n1", Cap: res(8, 8192)}}
 			jobs := []sim.JobSpec{job("a", c.qa, 0, 400, res(1, 512), 5), job("b", c.qb, 0.05, 400, res(1, 512), 5)}
-			runWatch(t, sim.Config{Nodes: nodes, Jobs: jobs, Policy: newPolicy(t, "fair", base.Spec{Queues: c.queues}, nil)},
-				func(s *sim.Sim) {
-					a, b := s.Jobs[0], s.Jobs[1]
-					if s.Now() > 20000 && s.Now() < 100000 && a.Running+b.Running == 16 {
-						shareSum += float64(a.Running) / 16
-						samples++
-					}
-				})
-			if samples == 0 {
+			shares, ok := meanShares(t, sim.Config{Nodes: nodes, Jobs: jobs, Policy: newPolicy(t, "fair", base.Spec{Queues: c.queues}, nil)}, 16)
+			if !ok {
 				t.Fatal("never saw both jobs running on a full cluster")
 			}
-			if got := shareSum / float64(samples); math.Abs(got-c.want) > 0.04 {
+			if got := shares[0]; math.Abs(got-c.want) > 0.04 {
 				t.Fatalf("job a held %.3f of the containers, want %.2f", got, c.want)
 			}
 		})
 	}
+}
+
+// meanShares runs cfg and returns each job's mean share of the running
+// containers over the instants between 20 and 100 s when they hold all
+// full of them (the cluster's slots), and whether there was one.
+func meanShares(t *testing.T, cfg sim.Config, full int) ([]float64, bool) {
+	t.Helper()
+	sum := make([]float64, len(cfg.Jobs))
+	samples := 0
+	runWatch(t, cfg, func(s *sim.Sim) {
+		n := 0
+		for _, j := range s.Jobs {
+			n += j.Running
+		}
+		if s.Now() <= 20000 || s.Now() >= 100000 || n != full {
+			return
+		}
+		for i, j := range s.Jobs {
+			sum[i] += float64(j.Running) / float64(full)
+		}
+		samples++
+	})
+	for i := range sum {
+		sum[i] /= float64(max(samples, 1))
+	}
+	return sum, samples > 0
 }
 
 // TestFairMaxAMShare: the AMs of a queue hold at most maxAMShare of its fair

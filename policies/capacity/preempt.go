@@ -48,8 +48,6 @@ type Preemption struct {
 	IntervalMs, MaxWaitMs       float64
 	PerRound, Deadzone, Natural float64
 	marked                      map[*sim.Task]mark
-	// Killed counts the containers preempted.
-	Killed int
 }
 
 // mark is when a container (a task's attempt) was first marked.
@@ -80,9 +78,9 @@ func (p *Preemption) ControlIntervalMs() sim.Ms { return sim.Ms(math.Round(p.Int
 
 // leafPlan is one queue's figures in a round (MB): PCPP's TempQueuePerPartition.
 type leafPlan struct {
-	i                        int
-	used, g, max, pend, pdr  int64
-	ideal, toObtain, reserve int64
+	i                       int
+	used, g, max, pend, pdr int64
+	ideal, toObtain         int64
 }
 
 // Control implements sim.Controller: one editSchedule.
@@ -106,9 +104,7 @@ func (p *Preemption) Control(s *sim.Sim) {
 		switch {
 		case ok && m.attempt == t.Attempt && m.at+sim.Ms(p.MaxWaitMs) <= now:
 			delete(p.marked, t)
-			if s.Preempt(t) == nil {
-				p.Killed++
-			}
+			_ = s.Preempt(t) // pick returns running guaranteed containers of tasks only: cannot fail
 		case ok && m.attempt == t.Attempt:
 		default:
 			p.marked[t] = mark{attempt: t.Attempt, at: now}

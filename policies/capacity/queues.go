@@ -263,7 +263,6 @@ func (q *Queues) Headroom(s *sim.Sim, j *sim.Job) sim.Res {
 				resv += float64(s.Normalized(n.Reserved.Req).MemMB)
 			}
 		}
-		i = q.index(name)
 		for a := i; a >= 0; a = q.queues[a].parent {
 			per[a] += resv
 		}

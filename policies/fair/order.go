@@ -1,6 +1,7 @@
 package fair
 
 import (
+	"cmp"
 	"yarngym/env/sim"
 	"yarngym/policies/base"
 )
@@ -143,11 +144,5 @@ func (o *Order) compareMinShare(a, b string, ua, ub float64) int {
 	if mb > 1 {
 		ub /= mb
 	}
-	switch {
-	case ua < ub:
-		return -1
-	case ua > ub:
-		return 1
-	}
-	return 0
+	return cmp.Compare(ua, ub)
 }
