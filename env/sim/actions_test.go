@@ -12,13 +12,13 @@ import (
 type scripted struct {
 	atMs sim.Ms
 	done bool
-	fn   func(s *sim.Sim, n *sim.Node)
+	fn   func(h sim.Handle, n *sim.Node)
 }
 
-func (m *scripted) Monitor(s *sim.Sim, n *sim.Node) {
-	if !m.done && s.Now() >= m.atMs {
+func (m *scripted) Monitor(h sim.Handle, n *sim.Node) {
+	if !m.done && h.Now() >= m.atMs {
 		m.done = true
-		m.fn(s, n)
+		m.fn(h, n)
 	}
 }
 
@@ -31,8 +31,8 @@ func withMonitor(t *testing.T, m sim.NodeMonitor) *sim.Policy {
 // TestKillRequeues: a killed task loses its work (counted as wasted), goes
 // back to the queue, runs again from scratch and ends exactly once.
 func TestKillRequeues(t *testing.T) {
-	m := &scripted{atMs: 4000, fn: func(s *sim.Sim, n *sim.Node) {
-		if err := s.Kill(n.Containers[0]); err != nil {
+	m := &scripted{atMs: 4000, fn: func(h sim.Handle, n *sim.Node) {
+		if err := h.Kill(n.Containers[0]); err != nil {
 			t.Fatal(err)
 		}
 	}}
@@ -61,15 +61,15 @@ func TestSuspendFreesCPUKeepsMemory(t *testing.T) {
 	red.Stages[0].Kind = sim.KindReduce
 	var during sim.Res
 	var mem float64
-	m := &scripted{atMs: 2000, fn: func(s *sim.Sim, n *sim.Node) {
+	m := &scripted{atMs: 2000, fn: func(h sim.Handle, n *sim.Node) {
 		tk := n.Containers[0]
-		if err := s.Suspend(tk); err != nil {
+		if err := h.Suspend(tk); err != nil {
 			t.Fatal(err)
 		}
 		during, mem = n.Alloc, n.Demand.MemMB
 	}}
-	resume := &scripted{atMs: 5000, fn: func(s *sim.Sim, n *sim.Node) {
-		if err := s.Resume(s.Tasks[0]); err != nil {
+	resume := &scripted{atMs: 5000, fn: func(h sim.Handle, n *sim.Node) {
+		if err := h.Resume(h.Tasks()[0]); err != nil {
 			t.Fatal(err)
 		}
 	}}
@@ -97,27 +97,27 @@ func TestSwapOutReleasesMemory(t *testing.T) {
 	var during sim.Res
 	var mem float64
 	var errTwice, errEarly error
-	p := withMonitor(t, &scripted{atMs: 2000, fn: func(s *sim.Sim, n *sim.Node) {
+	p := withMonitor(t, &scripted{atMs: 2000, fn: func(h sim.Handle, n *sim.Node) {
 		tk := n.Containers[0]
-		if err := s.SwapOut(tk, 1000); err == nil {
+		if err := h.SwapOut(tk, 1000); err == nil {
 			t.Fatal("swapping out a running task must fail")
 		}
-		if err := s.Suspend(tk); err != nil {
+		if err := h.Suspend(tk); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.SwapOut(tk, 1000); err != nil {
+		if err := h.SwapOut(tk, 1000); err != nil {
 			t.Fatal(err)
 		}
-		errTwice = s.SwapOut(tk, 1000)
+		errTwice = h.SwapOut(tk, 1000)
 		during, mem = n.Alloc, n.Demand.MemMB
 	}})
 	p.Monitors = append(p.Monitors,
-		&scripted{atMs: 5000, fn: func(s *sim.Sim, n *sim.Node) { errEarly = s.Resume(s.Tasks[0]) }},
-		&scripted{atMs: 9000, fn: func(s *sim.Sim, n *sim.Node) {
-			if !s.Tasks[0].Swapped() {
+		&scripted{atMs: 5000, fn: func(h sim.Handle, n *sim.Node) { errEarly = h.Resume(h.Tasks()[0]) }},
+		&scripted{atMs: 9000, fn: func(h sim.Handle, n *sim.Node) {
+			if !h.Tasks()[0].Swapped() {
 				t.Fatal("the reducer should still be swapped out")
 			}
-			if err := s.Resume(s.Tasks[0]); err != nil {
+			if err := h.Resume(h.Tasks()[0]); err != nil {
 				t.Fatal(err)
 			}
 		}})
@@ -143,8 +143,8 @@ func TestSwapOutReleasesMemory(t *testing.T) {
 // 2 runs at half speed and frees 2 vCores.
 func TestShrinkCapsCPU(t *testing.T) {
 	var free sim.Res
-	m := &scripted{atMs: 2000, fn: func(s *sim.Sim, n *sim.Node) {
-		if err := s.Shrink(n.Containers[0], 2); err != nil {
+	m := &scripted{atMs: 2000, fn: func(h sim.Handle, n *sim.Node) {
+		if err := h.Shrink(n.Containers[0], 2); err != nil {
 			t.Fatal(err)
 		}
 		free = n.Free()

@@ -430,7 +430,7 @@ func (s *Sim) assignBatch(st *Stage) {
 	}
 	if len(from) > 0 {
 		for _, l := range s.rebinders {
-			l.TasksRebound(s, from, to)
+			l.TasksRebound(s.handle, from, to)
 		}
 	}
 	s.scheduleAMBeat(j)

@@ -11,10 +11,10 @@ import (
 // ever, on node 0.
 type mapsOnNode0 struct{ given bool }
 
-func (a *mapsOnNode0) Allocate(s *sim.Sim, n *sim.Node) {
-	for _, j := range s.Active() {
+func (a *mapsOnNode0) Allocate(h sim.Handle, n *sim.Node) {
+	for _, j := range h.Active() {
 		if j.AM != nil && j.AM.State == sim.TaskPending {
-			if err := s.Launch(j.AM, n, sim.Guaranteed); err == nil {
+			if err := h.Launch(j.AM, n, sim.Guaranteed); err == nil {
 				return
 			}
 		}
@@ -22,7 +22,7 @@ func (a *mapsOnNode0) Allocate(s *sim.Sim, n *sim.Node) {
 			continue
 		}
 		for _, t := range j.Stages[0].Tasks {
-			if s.Requestable(t) && s.FitsFree(t.Req, n) && s.Launch(t, n, sim.Guaranteed) == nil {
+			if h.Requestable(t) && h.FitsFree(t.Req, n) && h.Launch(t, n, sim.Guaranteed) == nil {
 				a.given = true
 				return
 			}

@@ -13,7 +13,7 @@ type cycles struct {
 }
 
 func (c *cycles) ControlIntervalMs() sim.Ms { return c.intervalMs }
-func (c *cycles) Control(s *sim.Sim)        { c.at = append(c.at, s.Now()) }
+func (c *cycles) Control(h sim.Handle)      { c.at = append(c.at, h.Now()) }
 
 // runCycles runs one 100 s job under FIFO with two controllers (30 s and 7 s)
 // and returns the cycle times each saw.

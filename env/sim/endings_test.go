@@ -87,10 +87,10 @@ func TestStuckRunInvariants(t *testing.T) {
 // that launches what it then kills, the loop LivelockMs ends.
 type killer struct{}
 
-func (killer) Monitor(s *sim.Sim, n *sim.Node) {
+func (killer) Monitor(h sim.Handle, n *sim.Node) {
 	for _, t := range append([]*sim.Task(nil), n.Containers...) {
-		if t.Kind != sim.KindAM && s.Now()-t.StartMs >= 3000 {
-			_ = s.Kill(t)
+		if t.Kind != sim.KindAM && h.Now()-t.StartMs >= 3000 {
+			_ = h.Kill(t)
 		}
 	}
 }
@@ -149,4 +149,4 @@ func TestStallReason(t *testing.T) {
 
 type refuseAll struct{}
 
-func (refuseAll) Admit(*sim.Sim, *sim.Job) bool { return false }
+func (refuseAll) Admit(sim.Handle, *sim.Job) bool { return false }

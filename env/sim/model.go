@@ -161,12 +161,6 @@ type Job struct {
 	AdmitMs  Ms
 	StartMs  Ms // first container start, -1 before
 	FinishMs Ms
-	// Misses counts scheduling opportunities the job passed up waiting for
-	// locality (delay scheduling); allocators keep it.
-	Misses int
-	// Allowed is the locality level the job's maps may take now, for
-	// allocators that keep one (the FairScheduler's per-request level).
-	Allowed Locality
 
 	tasksLeft int
 	unfreed   int               // its finished containers awaiting their nodes' heartbeats (release.go)

@@ -9,7 +9,7 @@ import (
 // idle is an allocator that launches nothing.
 type idle struct{}
 
-func (idle) Allocate(*sim.Sim, *sim.Node) {}
+func (idle) Allocate(sim.Handle, *sim.Node) {}
 
 // TestNextTaskInStage: NextTask offers the later stage first; NextTaskInStage
 // reaches an earlier stage's task, and nothing for a stage out of range.

@@ -45,7 +45,7 @@ type Policy struct {
 	// still get (the allocate response's headroom), from which a MapReduce
 	// AM ramps up its reducers (reduces.go). Nil: the cluster's free
 	// resources.
-	Headroom func(s *Sim, j *Job) Res
+	Headroom func(h Handle, j *Job) Res
 	// KeepReservations: a node reserved for a MapReduce stage's request
 	// stays reserved when the map or reducer it was made for gets a
 	// container elsewhere, for another of the stage's requests (the
@@ -79,7 +79,7 @@ func (p *Policy) Calc() Calculator {
 
 // Admitter decides whether a waiting job may start.
 type Admitter interface {
-	Admit(s *Sim, j *Job) bool
+	Admit(h Handle, j *Job) bool
 }
 
 // PassingAdmitter is an Admitter that does not hold the line: a job it
@@ -96,23 +96,23 @@ type PassingAdmitter interface {
 // Allocator assigns containers on node n's heartbeat with s.Launch and may
 // reserve the node with s.Reserve.
 type Allocator interface {
-	Allocate(s *Sim, n *Node)
+	Allocate(h Handle, n *Node)
 }
 
 // NodeMonitor inspects node n at its heartbeat.
 type NodeMonitor interface {
-	Monitor(s *Sim, n *Node)
+	Monitor(h Handle, n *Node)
 }
 
 // Controller runs a periodic control cycle.
 type Controller interface {
 	ControlIntervalMs() Ms
-	Control(s *Sim)
+	Control(h Handle)
 }
 
 // TaskListener is told when a task attempt ends.
 type TaskListener interface {
-	TaskEnded(s *Sim, t *Task, outcome Outcome)
+	TaskEnded(h Handle, t *Task, outcome Outcome)
 }
 
 // Rebinder is told when a MapReduce AM assigns containers it received to
@@ -125,13 +125,13 @@ type TaskListener interface {
 // state per launched task (DRESS's phase tracker, OPERA's classifier) move
 // it across.
 type Rebinder interface {
-	TasksRebound(s *Sim, from, to []*Task)
+	TasksRebound(h Handle, from, to []*Task)
 }
 
 // JobListener is told when a job arrives and when it finishes.
 type JobListener interface {
-	JobArrived(s *Sim, j *Job)
-	JobFinished(s *Sim, j *Job)
+	JobArrived(h Handle, j *Job)
+	JobFinished(h Handle, j *Job)
 }
 
 // Param is one tunable parameter of a policy part: its name, range and the

@@ -14,9 +14,9 @@ import (
 // (TestKillRequeues: relaunched on the same heartbeat).
 func TestPreemptFreesJobNowNodeLater(t *testing.T) {
 	var jobAt, nodeAt sim.Res
-	m := &scripted{atMs: 4000, fn: func(s *sim.Sim, n *sim.Node) {
+	m := &scripted{atMs: 4000, fn: func(h sim.Handle, n *sim.Node) {
 		tk := n.Containers[0]
-		if err := s.Preempt(tk); err != nil {
+		if err := h.Preempt(tk); err != nil {
 			t.Fatal(err)
 		}
 		jobAt, nodeAt = tk.Job.Alloc, n.Alloc

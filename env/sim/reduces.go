@@ -173,7 +173,7 @@ func (s *Sim) scheduleReduces(j *Job, st *Stage) int {
 // headroom is what the scheduler tells job j's AM it may still get.
 func (s *Sim) headroom(j *Job) Res {
 	if h := s.policy.Headroom; h != nil {
-		return h(s, j)
+		return h(s.handle, j)
 	}
 	free := s.capacity.Sub(s.acct.allocG)
 	return Res{VCores: max(free.VCores, 0), MemMB: max(free.MemMB, 0)}

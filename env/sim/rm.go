@@ -309,7 +309,7 @@ func (s *Sim) complete(t *Task) {
 	s.progress()
 	s.lastDone = s.now
 	for _, l := range s.listeners {
-		l.TaskEnded(s, t, Finished)
+		l.TaskEnded(s.handle, t, Finished)
 	}
 	if j.tasksLeft == 0 {
 		s.finishJob(j)
@@ -413,7 +413,7 @@ func (s *Sim) finishJob(j *Job) {
 	s.progress()
 	s.lastDone = s.now
 	for _, l := range s.jobLis {
-		l.JobFinished(s, j)
+		l.JobFinished(s.handle, j)
 	}
 	s.tryAdmit()
 }
@@ -524,7 +524,7 @@ func (s *Sim) kill(t *Task, how releaseHow) error {
 	}
 	s.touch(t.Job)
 	for _, l := range s.listeners {
-		l.TaskEnded(s, t, Killed)
+		l.TaskEnded(s.handle, t, Killed)
 	}
 	return nil
 }

@@ -10,10 +10,10 @@ import (
 // shrinkAlloc launches every pending task of the first job shrunk to size.
 type shrinkAlloc struct{ size sim.Res }
 
-func (a shrinkAlloc) Allocate(s *sim.Sim, n *sim.Node) {
-	for _, j := range s.Active() {
-		for t := s.NextTask(j, n, sim.OffRack); t != nil && a.size.Fits(n.Free()); t = s.NextTask(j, n, sim.OffRack) {
-			if err := s.LaunchShrunk(t, n, a.size); err != nil {
+func (a shrinkAlloc) Allocate(h sim.Handle, n *sim.Node) {
+	for _, j := range h.Active() {
+		for t := h.NextTask(j, n, sim.OffRack); t != nil && a.size.Fits(n.Free()); t = h.NextTask(j, n, sim.OffRack) {
+			if err := h.LaunchShrunk(t, n, a.size); err != nil {
 				panic(err)
 			}
 		}
@@ -23,7 +23,7 @@ func (a shrinkAlloc) Allocate(s *sim.Sim, n *sim.Node) {
 // noLaunch launches nothing: the test drives the launches itself.
 type noLaunch struct{}
 
-func (noLaunch) Allocate(*sim.Sim, *sim.Node) {}
+func (noLaunch) Allocate(sim.Handle, *sim.Node) {}
 
 // TestLaunchShrunk: a task launched shrunk holds the smaller allocation (the
 // node's and the job's books agree, invariants hold at every event), its

@@ -105,6 +105,7 @@ type Sim struct {
 	stuckReason  string
 	truncated    bool
 
+	handle   *handle // what the policy's parts are given (handle.go)
 	stats    Stats
 	acct     accounting
 	records  []TaskRecord
@@ -133,6 +134,7 @@ func newSim(cfg Config, build bool) (*Sim, error) {
 		cfg.Policy.Setup()
 	}
 	s := &Sim{cfg: cfg, model: cfg.Model.withDefaults(), policy: cfg.Policy}
+	s.handle = &handle{s}
 	s.rng = NewRand(DeriveSeed(cfg.Seed, HashString("sim")))
 	if s.cfg.StallMs <= 0 {
 		s.cfg.StallMs = 3600 * MsPerS
@@ -438,7 +440,7 @@ func (s *Sim) dispatch(ev event) {
 		s.markDirty(n)
 	case evControl:
 		c := s.policy.Controls[ev.id]
-		c.Control(s)
+		c.Control(s.handle)
 		s.tryAdmit()
 		s.schedule(s.now+c.ControlIntervalMs(), evControl, ev.id)
 	case evSample:
@@ -476,7 +478,7 @@ func (s *Sim) arrive(j *Job) {
 	s.progress()
 	s.lastDone = s.now
 	for _, l := range s.jobLis {
-		l.JobArrived(s, j)
+		l.JobArrived(s.handle, j)
 	}
 	s.tryAdmit()
 }
@@ -494,7 +496,7 @@ func (s *Sim) tryAdmit() {
 		}
 		ok := true
 		for _, a := range s.policy.Admission {
-			if !a.Admit(s, j) {
+			if !a.Admit(s.handle, j) {
 				ok = false
 				if p, is := a.(PassingAdmitter); !is || !p.Passes() {
 					blocked = true
@@ -541,13 +543,13 @@ func (s *Sim) heartbeat(n *Node) {
 		n.nextSample = s.now + s.model.UsageSampleMs
 	}
 	for _, m := range s.policy.Monitors {
-		m.Monitor(s, n)
+		m.Monitor(s.handle, n)
 	}
 	if len(s.waiting) > 0 {
 		s.tryAdmit()
 	}
 	if len(s.active) > 0 {
-		s.policy.Allocate.Allocate(s, n)
+		s.policy.Allocate.Allocate(s.handle, n)
 	}
 	// Anything that changed the node (a launch, a kill, a usage sample, a
 	// phase end) has marked it dirty already.

@@ -26,7 +26,7 @@ type watch struct {
 	maxMaps, maxReds int
 }
 
-func (w *watch) Monitor(s *sim.Sim, n *sim.Node) {
+func (w *watch) Monitor(h sim.Handle, n *sim.Node) {
 	m := 0
 	for _, t := range n.Containers {
 		if t.Kind == sim.KindMap {
@@ -83,12 +83,12 @@ func TestTypedSlotsValidation(t *testing.T) {
 		t.Fatalf("0-vCore reducers on YARN nodes: got %v, want an error", err)
 	}
 	var launchErr error
-	m := &scripted{atMs: 0, fn: func(s *sim.Sim, n *sim.Node) {
-		reds := s.Jobs[0].Stages[1].Tasks
-		if err := s.Launch(reds[0], n, sim.Guaranteed); err != nil {
+	m := &scripted{atMs: 0, fn: func(h sim.Handle, n *sim.Node) {
+		reds := h.Jobs()[0].Stages[1].Tasks
+		if err := h.Launch(reds[0], n, sim.Guaranteed); err != nil {
 			t.Fatal(err)
 		}
-		launchErr = s.Launch(reds[1], n, sim.Guaranteed)
+		launchErr = h.Launch(reds[1], n, sim.Guaranteed)
 	}}
 	run(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "tt", Cap: res(1, 1000), ReduceSlots: 1}}, Policy: withMonitor(t, m),
 		Jobs: []sim.JobSpec{mrTyped(1, 2, 1)}, Model: sim.Model{HeartbeatMs: 1000}})
@@ -104,8 +104,8 @@ func TestTypedSlotsValidation(t *testing.T) {
 // Reference: RAS Sec. 2 (typed slots, "fungible across jobs").
 func TestTypedSlotsNoReservation(t *testing.T) {
 	var err error
-	m := &scripted{atMs: 0, fn: func(s *sim.Sim, n *sim.Node) {
-		err = s.Reserve(n, s.Jobs[0].Stages[0].Tasks[0])
+	m := &scripted{atMs: 0, fn: func(h sim.Handle, n *sim.Node) {
+		err = h.Reserve(n, h.Jobs()[0].Stages[0].Tasks[0])
 	}}
 	run(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "tt", Cap: res(1, 1000), ReduceSlots: 1}}, Policy: withMonitor(t, m),
 		Jobs: []sim.JobSpec{mrTyped(2, 1, 1)}, Model: sim.Model{HeartbeatMs: 1000}})

@@ -9,15 +9,15 @@ import (
 // heartbeats, while it fits.
 type anyNode struct{}
 
-func (anyNode) Allocate(s *Sim, n *Node) {
-	for _, j := range s.Active() {
-		if j.AM != nil && j.AM.State == TaskPending && s.FitsFree(j.AM.Req, n) {
-			_ = s.Launch(j.AM, n, Guaranteed)
+func (anyNode) Allocate(h Handle, n *Node) {
+	for _, j := range h.Active() {
+		if j.AM != nil && j.AM.State == TaskPending && h.FitsFree(j.AM.Req, n) {
+			_ = h.Launch(j.AM, n, Guaranteed)
 		}
 		for _, st := range j.Stages {
 			for _, t := range st.Tasks {
-				if s.Requestable(t) && s.FitsFree(t.Req, n) {
-					_ = s.Launch(t, n, Guaranteed)
+				if h.Requestable(t) && h.FitsFree(t.Req, n) {
+					_ = h.Launch(t, n, Guaranteed)
 				}
 			}
 		}

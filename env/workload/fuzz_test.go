@@ -155,4 +155,4 @@ func FuzzLoadRumen(f *testing.F) {
 // idle allocates nothing: enough for sim.New to check a workload.
 type idle struct{}
 
-func (idle) Allocate(*sim.Sim, *sim.Node) {}
+func (idle) Allocate(sim.Handle, *sim.Node) {}

@@ -5,6 +5,7 @@
 package layers
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -19,7 +20,7 @@ import (
 // never of its own layer or those after.
 var layers = [][]string{
 	{"env/sim", "data", "registry", "internal/testprogress"},
-	{"env/policy", "env/workload"},
+	{"env/policy", "env/workload", "internal/fakehandle"},
 	{"policies/base"},
 	{"policies/fifo", "policies/fair", "policies/capacity", "policies/ras"},
 	{"policies/opera", "policies/autoadmin", "policies/dress", "policies/ikayak"},
@@ -120,4 +121,42 @@ func packageImports(t *testing.T, root string) map[string][]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestPoliciesSeeOnlyTheHandle: no policy package names *sim.Sim in its
+// non-test code (a parameter, a field, a type assertion): policy parts get
+// the run through sim.Handle alone, so that a fake can stand in for it in
+// their unit tests and the engine's own fields stay the engine's.
+func TestPoliciesSeeOnlyTheHandle(t *testing.T) {
+	root, err := filepath.Abs("../../policies")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	files := 0
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		files++
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Sim" {
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "sim" {
+					t.Errorf("%s: names sim.Sim; a policy part takes a sim.Handle", fset.Position(sel.Pos()))
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 30 {
+		t.Fatalf("read %d policy files under %s: the walk is broken", files, root)
+	}
 }

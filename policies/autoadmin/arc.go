@@ -27,40 +27,40 @@ import "yarngym/env/sim"
 //
 // Reference: AutoAdmin Sec. 3.3, Alg. 3, Fig. 3.4.
 type ARC struct {
-	Reserve func(s *sim.Sim) float64
+	Reserve func(h sim.Handle) float64
 
-	sim *sim.Sim
+	run sim.Handle // the run, as the engine last handed it over
 }
 
 // TotalApp is TotalApp_R: the AM vCores of the admitted, unfinished jobs.
-func TotalApp(s *sim.Sim) int64 {
+func TotalApp(h sim.Handle) int64 {
 	var v int64
-	for _, j := range s.Active() {
+	for _, j := range h.Active() {
 		v += j.Spec.AM.VCores
 	}
 	return v
 }
 
 // Admit implements sim.Admitter.
-func (a *ARC) Admit(s *sim.Sim, j *sim.Job) bool {
-	a.sim = s
-	free := float64(s.Capacity().VCores - TotalApp(s) - j.Spec.AM.VCores)
-	if free < a.Reserve(s) {
+func (a *ARC) Admit(h sim.Handle, j *sim.Job) bool {
+	a.run = h
+	free := float64(h.Capacity().VCores - TotalApp(h) - j.Spec.AM.VCores)
+	if free < a.Reserve(h) {
 		return false
 	}
-	if s.Now() > j.Spec.SubmitMs && !amFits(s, j) {
+	if h.Now() > j.Spec.SubmitMs && !amFits(h, j) {
 		return false
 	}
 	return true
 }
 
 // amFits reports whether some node could launch j's AM now.
-func amFits(s *sim.Sim, j *sim.Job) bool {
+func amFits(h sim.Handle, j *sim.Job) bool {
 	if j.Spec.AM.IsZero() {
 		return true
 	}
-	for _, n := range s.Nodes {
-		if n.Reserved == nil && s.FitsFree(j.Spec.AM, n) {
+	for _, n := range h.Nodes() {
+		if n.Reserved == nil && h.FitsFree(j.Spec.AM, n) {
 			return true
 		}
 	}
@@ -72,17 +72,17 @@ func (a *ARC) state() []sim.StateVar {
 	return []sim.StateVar{
 		{Name: "arc_total_app_vcores", Doc: "TotalApp_R: vCores of the AMs of admitted, unfinished jobs (Alg. 3)",
 			Get: func() float64 {
-				if a.sim == nil {
+				if a.run == nil {
 					return 0
 				}
-				return float64(TotalApp(a.sim))
+				return float64(TotalApp(a.run))
 			}, Min: 0, Max: 1, Per: sim.PerVCore},
 		{Name: "arc_waiting_jobs", Doc: "jobs in the ARC's waiting list (APPLIST_WAIT, Alg. 3)",
 			Get: func() float64 {
-				if a.sim == nil {
+				if a.run == nil {
 					return 0
 				}
-				return float64(len(a.sim.Waiting()))
+				return float64(len(a.run.Waiting()))
 			}, Min: 0, Max: 1, Per: sim.PerJob},
 	}
 }

@@ -27,7 +27,7 @@ func amJob(name string, submitS float64, amVC int64, n int, taskVC int64, durS f
 // so the ARC can be asked about it in a known state.
 type refuse string
 
-func (r refuse) Admit(_ *sim.Sim, j *sim.Job) bool { return j.Spec.Name != string(r) }
+func (r refuse) Admit(_ sim.Handle, j *sim.Job) bool { return j.Spec.Name != string(r) }
 
 // newSim builds a run of Fair with the given admitters, with invariants
 // checked after every event.
@@ -47,7 +47,7 @@ func newSim(t *testing.T, nodes []sim.NodeSpec, jobs []sim.JobSpec, adm ...sim.A
 	return s
 }
 
-func constant(r float64) func(*sim.Sim) float64 { return func(*sim.Sim) float64 { return r } }
+func constant(r float64) func(sim.Handle) float64 { return func(sim.Handle) float64 { return r } }
 
 // TestARCFig34: the paper's example. With 21 vCores reserved for tasks, 6
 // remain for AMs; job1 and job2 (3-vCore AMs) take them and job3 waits.
@@ -61,7 +61,7 @@ func TestARCFig34(t *testing.T) {
 	if len(s.Active()) != 2 || len(s.Waiting()) != 1 || s.Waiting()[0].Spec.Name != "job3" {
 		t.Fatalf("%d running, %d waiting; want job1 and job2 running, job3 waiting", len(s.Active()), len(s.Waiting()))
 	}
-	if got := autoadmin.TotalApp(s); got != 6 {
+	if got := autoadmin.TotalApp(s.Handle()); got != 6 {
 		t.Fatalf("TotalApp_R = %d, want 6", got)
 	}
 	job3 := s.Waiting()[0]
@@ -71,7 +71,7 @@ func TestARCFig34(t *testing.T) {
 	}{{21, false}, {18.5, false}, {18, true}, {0, true}} {
 		a := &autoadmin.ARC{Reserve: constant(c.r)}
 		// 27 - 6 - 3 = 18 vCores would be left for tasks.
-		if got := a.Admit(s, job3); got != c.want {
+		if got := a.Admit(s.Handle(), job3); got != c.want {
 			t.Errorf("R_R = %v: admit job3 = %v, want %v", c.r, got, c.want)
 		}
 	}
@@ -110,11 +110,11 @@ func TestARCWaitingNeedsNodeRoom(t *testing.T) {
 		}
 	}
 	// 8 - 1 - 2 = 5 >= 0 cluster-wide, but no node has 2 free vCores.
-	if arc.Admit(s, b) {
+	if arc.Admit(s.Handle(), b) {
 		t.Error("admitted a waiting job whose AM fits no node")
 	}
 	s.RunUntil(30000)
-	if !arc.Admit(s, b) {
+	if !arc.Admit(s.Handle(), b) {
 		t.Errorf("job a's tasks ended (free %v, %v): the waiting job should be admitted", s.Nodes[0].Free(), s.Nodes[1].Free())
 	}
 	// At its submission instant the same job takes only the cluster-wide test.

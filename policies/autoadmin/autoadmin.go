@@ -73,7 +73,7 @@ func NewStatic(sp base.Spec) (*sim.Policy, error) {
 		return nil, err
 	}
 	var reserved float64
-	arc := &ARC{Reserve: func(*sim.Sim) float64 { return reserved }}
+	arc := &ARC{Reserve: func(sim.Handle) float64 { return reserved }}
 	p.Admission = append(p.Admission, arc)
 	p.Params.Add(sim.Param{Name: "reserved_vcores", Doc: "vCores reserved for processing (non-AM) tasks; assumed default 32: the paper sweeps it (Figs. 2.2/2.3), 32 is the best static reservation of three of the four AMC = TC cells of Table 3.1 on its 64 vCores",
 		Ref: "AutoAdmin Sec. 2.3 (static reservation), Table 3.1", Min: 0, Max: 1e6, Default: 32, Integer: true, Value: &reserved})

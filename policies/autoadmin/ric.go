@@ -23,14 +23,14 @@ type RIC struct {
 	nodes []NodeInfo
 	sum   NodeInfo // sums over the nodes' records
 	// OnUpdate, if set, is called after every update (RRP recomputes R_R).
-	OnUpdate func(s *sim.Sim)
+	OnUpdate func(h sim.Handle)
 }
 
 // Monitor implements sim.NodeMonitor: it is the NodeUpdate of Alg. 1.
-func (r *RIC) Monitor(s *sim.Sim, n *sim.Node) {
+func (r *RIC) Monitor(h sim.Handle, n *sim.Node) {
 	r.Record(n)
 	if r.OnUpdate != nil {
-		r.OnUpdate(s)
+		r.OnUpdate(h)
 	}
 }
 

@@ -63,9 +63,9 @@ type RRP struct {
 }
 
 // Update recomputes R_R from the RIC.
-func (p *RRP) Update(s *sim.Sim) {
+func (p *RRP) Update(h sim.Handle) {
 	t := p.RIC.Totals()
-	p.inputs = Inputs{C: float64(s.Capacity().VCores), NAMC: t.NAMC, NTC: t.NTC,
+	p.inputs = Inputs{C: float64(h.Capacity().VCores), NAMC: t.NAMC, NTC: t.NTC,
 		AvgAMC: p.RIC.AvgAMC(), AvgTC: p.RIC.AvgTC(), TotalAMC: float64(t.TotalAMC)}
 	p.rr = Predict(p.inputs, p.Floor, p.ScaleUp > 0)
 	if p.Scale != 1 {
@@ -81,9 +81,9 @@ func (p *RRP) Update(s *sim.Sim) {
 
 // Reservation returns the current R_R; before any node has reported it is
 // the floor (no AM or task is running yet).
-func (p *RRP) Reservation(s *sim.Sim) float64 {
+func (p *RRP) Reservation(h sim.Handle) float64 {
 	if !p.valid {
-		p.Update(s)
+		p.Update(h)
 	}
 	return p.rr
 }

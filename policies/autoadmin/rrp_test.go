@@ -134,8 +134,8 @@ func TestRRPScale(t *testing.T) {
 	// Eq. 3.2: 64 x 3 / (1 + 3) = 48.
 	for _, c := range []struct{ scale, want float64 }{{1, 48}, {0.5, 24}, {0, 0}, {1.25, 60}, {2, 63}} {
 		p := &autoadmin.RRP{RIC: ric, Floor: 0.4, ScaleUp: 1, Scale: c.scale}
-		p.Update(s)
-		if got := p.Reservation(s); math.Abs(got-c.want) > 1e-9 {
+		p.Update(s.Handle())
+		if got := p.Reservation(s.Handle()); math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("scale %v: R_R = %v, want %v", c.scale, got, c.want)
 		}
 	}
@@ -143,4 +143,4 @@ func TestRRPScale(t *testing.T) {
 
 type nopAlloc struct{}
 
-func (nopAlloc) Allocate(*sim.Sim, *sim.Node) {}
+func (nopAlloc) Allocate(sim.Handle, *sim.Node) {}

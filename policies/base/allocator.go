@@ -8,20 +8,20 @@ import (
 
 // Order ranks jobs for a heartbeat: Less(a, b) puts a first.
 type Order interface {
-	Prepare(s *sim.Sim) // called once per heartbeat before sorting
-	Less(s *sim.Sim, a, b *sim.Job) bool
+	Prepare(h sim.Handle) // called once per heartbeat before sorting
+	Less(h sim.Handle, a, b *sim.Job) bool
 }
 
 // Limit may refuse to give task t to its job on this heartbeat (Fair's
 // maxAMShare, Capacity's max-capacity).
 type Limit interface {
-	Allow(s *sim.Sim, t *sim.Task, n *sim.Node) bool
+	Allow(h sim.Handle, t *sim.Task, n *sim.Node) bool
 }
 
 // Launched is told of every container the allocator launches, so orders and
 // limits that keep running totals can update them.
 type Launched interface {
-	Launched(s *sim.Sim, t *sim.Task)
+	Launched(h sim.Handle, t *sim.Task)
 }
 
 // Allocator is YARN's guaranteed-container allocation on a node heartbeat:
@@ -63,12 +63,12 @@ type Allocator struct {
 	// this heartbeat's node at all (the FairScheduler offers nodes only to
 	// jobs whose demand, as of its last update, differs from what they
 	// hold). Nil: every job that asks.
-	Considers func(s *sim.Sim, j *sim.Job) bool
+	Considers func(h sim.Handle, j *sim.Job) bool
 	// Reservable, when set, says whether a request first in line that does
 	// not fit may reserve the node; when it may not, its job is passed over
 	// for this node and the next job is tried (the FairScheduler reserves
 	// only for a starved job and a large enough request). Nil: always.
-	Reservable func(s *sim.Sim, t *sim.Task, n *sim.Node) bool
+	Reservable func(h sim.Handle, t *sim.Task, n *sim.Node) bool
 	// CapacityLocality applies the CapacityScheduler's (Hadoop 2.x) rules
 	// around delay scheduling instead of the plain "2 x LocalityDelay, then
 	// any node":
@@ -93,8 +93,8 @@ type Allocator struct {
 	// opportunities exceed LocalityDelay (locality.threshold.node x nodes),
 	// then to any node once as many more do, the count restarting at each
 	// relaxation; an allocation never resets the count but lowers the level
-	// to the allocation's own when it is more local. Sim.Job.Misses counts
-	// the opportunities, Sim.Job.Allowed holds the level.
+	// to the allocation's own when it is more local (delay.go keeps the
+	// count and the level).
 	FairLocality bool
 	// CapacityReservations bounds a request's reservations as the
 	// CapacityScheduler does (reservations.go): no new reservation, and no
@@ -108,15 +108,16 @@ type Allocator struct {
 	// counts (checkHeadroom); one larger than the headroom alone reserves
 	// nothing, and takes a node that fits only by giving up one of its
 	// reservations (reservations.go, needToUnreserve).
-	AssignHeadroom func(s *sim.Sim, j *sim.Job) sim.Res
+	AssignHeadroom func(h sim.Handle, j *sim.Job) sim.Res
 	// OverUserLimit, with CapacityReservations, reports whether the job's
 	// user holds more than its limit: a container for it must then take
 	// the place of one of its reservations, as with a headroom too small.
-	OverUserLimit func(s *sim.Sim, j *sim.Job) bool
+	OverUserLimit func(h sim.Handle, j *sim.Job) bool
 
 	reReserved map[resvKey]int // by request: re-reservations since its last new or dropped one
-	maxAlloc   sim.Res         // the largest node's capacity in maxAllocOf's run
-	maxAllocOf *sim.Sim
+	run        sim.Handle      // the run the fields below are for (delay.go)
+	maxAlloc   sim.Res         // the largest node's capacity
+	delays     []delay         // by job ID: delay scheduling's state
 	jobs       []*sim.Job
 	wait       map[int32]waitFactor // by job ID: the cached locality wait factor
 }
@@ -126,7 +127,7 @@ type Allocator struct {
 // -vcores 1 by default): the CapacityScheduler offers a node to its queues
 // only when at least this much of it is free
 // (CapacityScheduler.allocateContainersToNode).
-func MinAllocation(s *sim.Sim) sim.Res { return s.Policy().Normalize.Min }
+func MinAllocation(h sim.Handle) sim.Res { return h.Normalization().Min }
 
 // NormalizationParams declares the scheduler's request normalization as
 // parameters named after Hadoop's keys (the minimum allocation, and the
@@ -184,9 +185,9 @@ func (a *Allocator) IdleNoop() bool {
 // both return after the reserved container). A reservation no longer asked
 // for, or that the limits no longer allow, is dropped and the heartbeat goes
 // on (FSAppAttempt.isValidReservation).
-func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
-	if t := n.Reserved; t != nil && !s.StillAsked(t) {
-		s.Unreserve(n) // its request is no longer asked for: the heartbeat goes on
+func (a *Allocator) Allocate(h sim.Handle, n *sim.Node) {
+	if t := n.Reserved; t != nil && !h.StillAsked(t) {
+		h.Unreserve(n) // its request is no longer asked for: the heartbeat goes on
 		if a.CapacityReservations {
 			// CapacityScheduler.allocateContainerOnSingleNode: a node
 			// reserved at its heartbeat serves the reservation alone,
@@ -195,27 +196,27 @@ func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
 		}
 	}
 	if t := n.Reserved; t != nil {
-		if !s.FitsFree(t.Req, n) {
+		if !h.FitsFree(t.Req, n) {
 			if a.CapacityReservations {
 				a.reReserve(t)
 			}
 			return
 		}
-		level := s.ContainerLevel(t, n)
-		if a.FairLocality && a.LocalityDelay > 0 && t.Kind == sim.KindMap && level > fairAllowed(s, t.Job, int(a.LocalityDelay)) {
+		level := h.ContainerLevel(t, n)
+		if a.FairLocality && a.LocalityDelay > 0 && t.Kind == sim.KindMap && level > fairAllowed(t.Job, a.delayOf(h, t.Job), int(a.LocalityDelay)) {
 			// FSAppAttempt.assignReservedContainer tries the reserved
 			// request under delay scheduling too: not yet at this level,
 			// the reservation stands and the node assigns nothing else.
 			return
 		}
-		if a.Allowed(s, t, n) && s.Launch(t, n, sim.Guaranteed) == nil {
-			a.allocated(t, level)
-			a.launched(s, t)
+		if a.Allowed(h, t, n) && h.Launch(t, n, sim.Guaranteed) == nil {
+			a.allocated(h, t, level)
+			a.launched(h, t)
 			if a.ReservedAlone {
 				return
 			}
 		} else {
-			s.Unreserve(n)
+			h.Unreserve(n)
 			if a.CapacityReservations {
 				return
 			}
@@ -223,13 +224,13 @@ func (a *Allocator) Allocate(s *sim.Sim, n *sim.Node) {
 	}
 	b := Beat{FreeAtStart: n.Free()}
 	for {
-		t := a.assignOne(s, n)
+		t := a.assignOne(h, n)
 		if t == nil {
 			return
 		}
 		b.Containers++
 		b.Assigned = b.Assigned.Add(t.Alloc)
-		if s.GivenLevel(t) == sim.OffRack {
+		if h.GivenLevel(t) == sim.OffRack {
 			b.OffSwitch++
 		}
 		if a.Continue != nil && !a.Continue(b) {
@@ -247,8 +248,8 @@ type Beat struct {
 
 // OffSwitch reports whether giving t a container on n is an off-switch
 // assignment in Hadoop's terms (sim.ContainerLevel).
-func OffSwitch(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
-	return s.ContainerLevel(t, n) == sim.OffRack
+func OffSwitch(h sim.Handle, t *sim.Task, n *sim.Node) bool {
+	return h.ContainerLevel(t, n) == sim.OffRack
 }
 
 // offered reports whether node n's heartbeat is a scheduling opportunity. A
@@ -256,71 +257,71 @@ func OffSwitch(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 // (CapacityScheduler.allocateContainerOnSingleNode, ParentQueue.canAssign):
 // nothing is assigned or reserved and no locality delay is counted. A Hadoop
 // 1 TaskTracker (typed node) heartbeats for its slots, whatever its vCores.
-func (a *Allocator) offered(s *sim.Sim, n *sim.Node) bool {
-	return !a.CapacityLocality || n.Typed() || s.FitsFree(MinAllocation(s), n)
+func (a *Allocator) offered(h sim.Handle, n *sim.Node) bool {
+	return !a.CapacityLocality || n.Typed() || h.FitsFree(MinAllocation(h), n)
 }
 
 // assignOne ranks the jobs and launches one container on n. It returns the
 // task launched, or nil when nothing more is launched on this heartbeat.
-func (a *Allocator) assignOne(s *sim.Sim, n *sim.Node) *sim.Task {
-	if !a.offered(s, n) {
+func (a *Allocator) assignOne(h sim.Handle, n *sim.Node) *sim.Task {
+	if !a.offered(h, n) {
 		return nil
 	}
-	a.rank(s)
+	a.rank(h)
 	for _, j := range a.jobs {
-		if a.Considers != nil && !a.Considers(s, j) {
+		if a.Considers != nil && !a.Considers(h, j) {
 			continue
 		}
-		t := a.TaskFor(s, j, n)
+		t := a.TaskFor(h, j, n)
 		if t == nil {
 			continue
 		}
-		if !s.FitsFree(t.Req, n) {
-			if !a.Reserve || a.Backfill > 0 || (a.Reservable != nil && !a.Reservable(s, t, n)) {
+		if !h.FitsFree(t.Req, n) {
+			if !a.Reserve || a.Backfill > 0 || (a.Reservable != nil && !a.Reservable(h, t, n)) {
 				continue // try the next job
 			}
 			if a.CapacityReservations {
-				if !a.mayHoldNew(s, t, n) || a.needToUnreserve(s, t) {
+				if !a.mayHoldNew(h, t, n) || a.needToUnreserve(h, t) {
 					continue // LOCALITY_SKIPPED: the next job is tried
 				}
-				a.reserveNew(s, n, t)
+				a.reserveNew(h, n, t)
 				return nil
 			}
-			s.ReserveRequest(n, t)
+			h.ReserveRequest(n, t)
 			return nil
 		}
 		giveUp := -1
-		if a.CapacityReservations && (!a.mayHoldNew(s, t, n) || a.needToUnreserve(s, t)) {
-			giveUp = reservedFor(s, keyOf(t)) - 1
+		if a.CapacityReservations && (!a.mayHoldNew(h, t, n) || a.needToUnreserve(h, t)) {
+			giveUp = reservedFor(h, keyOf(t)) - 1
 			if giveUp < 0 {
 				continue // nothing of its own to give up: LOCALITY_SKIPPED
 			}
 		}
-		level := s.ContainerLevel(t, n)
-		if err := s.Launch(t, n, sim.Guaranteed); err != nil {
+		level := h.ContainerLevel(t, n)
+		if err := h.Launch(t, n, sim.Guaranteed); err != nil {
 			panic(err) // TaskFor returned a requestable task that fits: a bug
 		}
 		if giveUp >= 0 {
-			a.giveUpOne(s, t, giveUp)
+			a.giveUpOne(h, t, giveUp)
 		}
-		a.allocated(t, level)
-		a.launched(s, t)
+		a.allocated(h, t, level)
+		a.launched(h, t)
 		return t
 	}
 	return nil
 }
 
 // rank fills a.jobs with the jobs that want containers, best first.
-func (a *Allocator) rank(s *sim.Sim) {
-	a.jobs = append(a.jobs[:0], s.Asking()...)
+func (a *Allocator) rank(h sim.Handle) {
+	a.jobs = append(a.jobs[:0], h.Asking()...)
 	// Prepare even for one job: orders double as limits' usage snapshots.
-	a.Order.Prepare(s)
+	a.Order.Prepare(h)
 	if len(a.jobs) > 1 {
 		slices.SortStableFunc(a.jobs, func(x, y *sim.Job) int {
 			switch {
-			case a.Order.Less(s, x, y):
+			case a.Order.Less(h, x, y):
 				return -1
-			case a.Order.Less(s, y, x):
+			case a.Order.Less(h, y, x):
 				return 1
 			}
 			return 0
@@ -330,46 +331,47 @@ func (a *Allocator) rank(s *sim.Sim) {
 
 // Ranked returns the jobs wanting containers in the order's ranking (valid
 // until the next call); mechanisms layered on the allocator use it.
-func (a *Allocator) Ranked(s *sim.Sim) []*sim.Job {
-	a.rank(s)
+func (a *Allocator) Ranked(h sim.Handle) []*sim.Job {
+	a.rank(h)
 	return a.jobs
 }
 
 // TaskFor returns job j's next task for node n under delay scheduling and
 // the limits, or nil.
-func (a *Allocator) TaskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
-	offered := a.offered(s, n)
+func (a *Allocator) TaskFor(h sim.Handle, j *sim.Job, n *sim.Node) *sim.Task {
+	offered := a.offered(h, n)
+	dl := a.delayOf(h, j)
 	max := sim.OffRack
 	if d := int(a.LocalityDelay); d > 0 {
 		switch {
 		case a.CapacityLocality:
-			if p := s.NextTask(j, n, sim.OffRack); p != nil && (!a.Allowed(s, p, n) || !a.headroomHolds(s, p)) {
+			if p := h.NextTask(j, n, sim.OffRack); p != nil && (!a.Allowed(h, p, n) || !a.headroomHolds(h, p)) {
 				// RegularContainerAllocator.preCheckForNodeCandidateSet:
 				// a request the limits' headroom cannot hold is skipped
 				// before the offer counts as an opportunity.
 				return nil
 			}
-			max = a.capacityAllowed(s, j, d, offered)
+			max = a.capacityAllowed(h, j, dl, d, offered)
 		case a.FairLocality:
-			max = fairAllowed(s, j, d)
-		case j.Misses >= 2*d:
-		case j.Misses >= d:
+			max = fairAllowed(j, dl, d)
+		case dl.misses >= 2*d:
+		case dl.misses >= d:
 			max = sim.RackLocal
 		default:
 			max = sim.NodeLocal
 		}
 	}
-	t := s.NextTask(j, n, max)
+	t := h.NextTask(j, n, max)
 	if t == nil {
 		if a.FairLocality || a.CapacityLocality {
 			return nil // the opportunity is counted already
 		}
-		if max < sim.OffRack && offered && s.NextTask(j, n, sim.OffRack) != nil {
-			j.Misses++
+		if max < sim.OffRack && offered && h.NextTask(j, n, sim.OffRack) != nil {
+			dl.misses++
 		}
 		return nil
 	}
-	if !a.Allowed(s, t, n) {
+	if !a.Allowed(h, t, n) {
 		return nil
 	}
 	if a.FairLocality {
@@ -379,8 +381,8 @@ func (a *Allocator) TaskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
 		// A node-local assignment resets the missed opportunities; so
 		// does a rack-local one in the CapacityScheduler
 		// (rack-locality-full-reset, default true).
-		if l := s.ContainerLevel(t, n); l == sim.NodeLocal || (a.CapacityLocality && l == sim.RackLocal) {
-			j.Misses = 0
+		if l := h.ContainerLevel(t, n); l == sim.NodeLocal || (a.CapacityLocality && l == sim.RackLocal) {
+			dl.misses = 0
 		}
 	}
 	return t
@@ -394,17 +396,17 @@ func (a *Allocator) TaskFor(s *sim.Sim, j *sim.Job, n *sim.Node) *sim.Task {
 // once they exceed the pending maps times the locality wait factor
 // (offSwitch). A node-local or rack-local allocation resets the count
 // (rack-locality-full-reset), an off-switch one does not (TaskFor).
-func (a *Allocator) capacityAllowed(s *sim.Sim, j *sim.Job, d int, offered bool) sim.Locality {
+func (a *Allocator) capacityAllowed(h sim.Handle, j *sim.Job, dl *delay, d int, offered bool) sim.Locality {
 	if mapsReached(j) == nil {
 		return sim.OffRack
 	}
 	if offered {
-		j.Misses++
+		dl.misses++
 	}
 	switch {
-	case a.offSwitch(s, j):
+	case a.offSwitch(h, j, dl):
 		return sim.OffRack
-	case j.Misses > min(d, len(s.Nodes)):
+	case dl.misses > min(d, len(h.Nodes())):
 		return sim.RackLocal
 	}
 	return sim.NodeLocal
@@ -435,23 +437,23 @@ func mapsReached(j *sim.Job) *sim.Stage {
 // threshold in opportunities (see FairLocality). A job whose first request
 // on the offer is not its maps' (its AM, its reducers: asked for any node)
 // counts no opportunity and is not delayed.
-func fairAllowed(s *sim.Sim, j *sim.Job, d int) sim.Locality {
+func fairAllowed(j *sim.Job, dl *delay, d int) sim.Locality {
 	if mapsReached(j) == nil {
 		return sim.OffRack // the AM's or reducers' request comes first: maps are not tried
 	}
-	j.Misses++
-	if j.Allowed < sim.OffRack && j.Misses > d {
-		j.Allowed++
-		j.Misses = 0
+	dl.misses++
+	if dl.allowed < sim.OffRack && dl.misses > d {
+		dl.allowed++
+		dl.misses = 0
 	}
-	return j.Allowed
+	return dl.allowed
 }
 
 // offSwitch is the CapacityScheduler's rule for accepting any node: the
 // job's missed opportunities exceed its pending maps times the locality wait
 // factor (see CapacityLocality).
-func (a *Allocator) offSwitch(s *sim.Sim, j *sim.Job) bool {
-	if j.Misses == 0 {
+func (a *Allocator) offSwitch(h sim.Handle, j *sim.Job, dl *delay) bool {
+	if dl.misses == 0 {
 		return false
 	}
 	required := 0
@@ -460,21 +462,21 @@ func (a *Allocator) offSwitch(s *sim.Sim, j *sim.Job) bool {
 			required += st.Asking()
 		}
 	}
-	if required == 0 || float64(required) < float64(j.Misses) || j.Misses > len(s.Nodes) {
+	if required == 0 || float64(required) < float64(dl.misses) || dl.misses > len(h.Nodes()) {
 		return true // the factor is at most 1; the wait at most the node count
 	}
-	return float64(required)*a.waitFactor(s, j) < float64(j.Misses)
+	return float64(required)*a.waitFactor(h, j) < float64(dl.misses)
 }
 
 // waitFactor is min(1, (distinct hosts + racks holding a replica of a
 // pending map of j) / cluster nodes): CapacityScheduler's
 // getLocalityWaitFactor, the request table's locations over the nodes.
-func (a *Allocator) waitFactor(s *sim.Sim, j *sim.Job) float64 {
+func (a *Allocator) waitFactor(h sim.Handle, j *sim.Job) float64 {
 	if st := mapsReached(j); st != nil {
-		if k, ok := s.LocationAsks(st); ok {
+		if k, ok := h.LocationAsks(st); ok {
 			// The scheduler's table: getLocalityWaitFactor(uniqueLocationAsks,
 			// nodes) = min((asks - 1) / nodes, 1).
-			return min(1, float64(max(k-1, 0))/float64(len(s.Nodes)))
+			return min(1, float64(max(k-1, 0))/float64(len(h.Nodes())))
 		}
 	}
 	var key waitFactor
@@ -503,19 +505,19 @@ func (a *Allocator) waitFactor(s *sim.Sim, j *sim.Job) float64 {
 			}
 			for _, r := range t.Replicas {
 				hosts[r] = true
-				racks[s.Nodes[r].Spec.Rack] = true
+				racks[h.Nodes()[r].Spec.Rack] = true
 			}
 		}
 	}
-	key.factor = min(1, float64(len(hosts)+len(racks))/float64(len(s.Nodes)))
+	key.factor = min(1, float64(len(hosts)+len(racks))/float64(len(h.Nodes())))
 	a.wait[j.ID] = key
 	return key.factor
 }
 
 // Allowed reports whether every limit lets t run on n.
-func (a *Allocator) Allowed(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
+func (a *Allocator) Allowed(h sim.Handle, t *sim.Task, n *sim.Node) bool {
 	for _, l := range a.Limits {
-		if !l.Allow(s, t, n) {
+		if !l.Allow(h, t, n) {
 			return false
 		}
 	}
@@ -525,14 +527,14 @@ func (a *Allocator) Allowed(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 // allocated notes, under FairLocality, the level a map's container was
 // given at (FSAppAttempt.allocate): one more local than the job's allowed
 // level brings the level down to it.
-func (a *Allocator) allocated(t *sim.Task, level sim.Locality) {
-	if a.FairLocality && t.Kind == sim.KindMap && level < t.Job.Allowed {
-		t.Job.Allowed = level
+func (a *Allocator) allocated(h sim.Handle, t *sim.Task, level sim.Locality) {
+	if a.FairLocality && t.Kind == sim.KindMap && level < a.delayOf(h, t.Job).allowed {
+		a.delayOf(h, t.Job).allowed = level
 	}
 }
 
-func (a *Allocator) launched(s *sim.Sim, t *sim.Task) {
-	for _, h := range a.Hooks {
-		h.Launched(s, t)
+func (a *Allocator) launched(h sim.Handle, t *sim.Task) {
+	for _, hook := range a.Hooks {
+		hook.Launched(h, t)
 	}
 }

@@ -127,7 +127,7 @@ func TestCapacityFullNodeNoOpportunity(t *testing.T) {
 		wantMisses bool
 	}{{true, false}, {false, true}} {
 		s := localityRun(t, 2, 2, 2, 1, 20, c.cl)
-		if m := s.Jobs[1].Misses; (m > 0) != c.wantMisses {
+		if m := s.Policy().Allocate.(*base.Allocator).Misses(s.Handle(), s.Jobs[1]); (m > 0) != c.wantMisses {
 			t.Errorf("CapacityLocality %v: %d missed opportunities on two full nodes, want any: %v", c.cl, m, c.wantMisses)
 		}
 	}

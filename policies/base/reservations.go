@@ -41,9 +41,9 @@ func keyOf(t *sim.Task) resvKey {
 }
 
 // reservedFor counts the nodes reserved for request k.
-func reservedFor(s *sim.Sim, k resvKey) int {
+func reservedFor(h sim.Handle, k resvKey) int {
 	c := 0
-	for _, n := range s.ReservedNodes() {
+	for _, n := range h.ReservedNodes() {
 		if keyOf(n.Reserved) == k {
 			c++
 		}
@@ -60,16 +60,16 @@ func outstanding(t *sim.Task) int {
 }
 
 // mayHoldNew is shouldAllocOrReserveNewContainer for t's request.
-func (a *Allocator) mayHoldNew(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
+func (a *Allocator) mayHoldNew(h sim.Handle, t *sim.Task, n *sim.Node) bool {
 	k := keyOf(t)
-	reserved := reservedFor(s, k)
+	reserved := reservedFor(h, k)
 	if reserved == 0 {
 		return outstanding(t) > 0
 	}
-	maxAlloc := a.maxAllocation(s)
-	calc := s.CalcOn(n)
-	minAlloc := MinAllocation(s)
-	nodeFactor := calc.Ratio(s.Normalized(t.Req), maxAlloc)
+	maxAlloc := a.maxAllocation(h)
+	calc := h.CalcOn(n)
+	minAlloc := MinAllocation(h)
+	nodeFactor := calc.Ratio(h.Normalized(t.Req), maxAlloc)
 	minFactor := calc.Ratio(sim.Res{VCores: maxAlloc.VCores - minAlloc.VCores, MemMB: maxAlloc.MemMB - minAlloc.MemMB}, maxAlloc)
 	starvation := int(float32(a.reReserved[k]) / float32(reserved) * (1 - min(nodeFactor, minFactor)))
 	return starvation+outstanding(t)-reserved > 0
@@ -86,44 +86,44 @@ func (a *Allocator) reReserve(t *sim.Task) {
 
 // reserveNew reserves n for t's request (a new reservation: the request's
 // re-reservations restart).
-func (a *Allocator) reserveNew(s *sim.Sim, n *sim.Node, t *sim.Task) {
+func (a *Allocator) reserveNew(h sim.Handle, n *sim.Node, t *sim.Task) {
 	delete(a.reReserved, keyOf(t))
-	s.ReserveRequest(n, t)
+	h.ReserveRequest(n, t)
 }
 
 // giveUpOne drops, after t's request was given a container on n without a
 // new reservation allowed, reservations of the request until it holds
 // wanted nodes: lowest node ID first.
-func (a *Allocator) giveUpOne(s *sim.Sim, t *sim.Task, wanted int) {
+func (a *Allocator) giveUpOne(h sim.Handle, t *sim.Task, wanted int) {
 	k := keyOf(t)
-	for reservedFor(s, k) > wanted {
+	for reservedFor(h, k) > wanted {
 		var drop *sim.Node
-		for _, m := range s.ReservedNodes() {
+		for _, m := range h.ReservedNodes() {
 			if keyOf(m.Reserved) == k && (drop == nil || m.ID < drop.ID) {
 				drop = m
 			}
 		}
-		s.Unreserve(drop)
+		h.Unreserve(drop)
 		delete(a.reReserved, k)
 	}
 }
 
 // headroomHolds is checkHeadroom: the job's headroom plus what it has
 // reserved holds t's request (memory, as the DefaultResourceCalculator).
-func (a *Allocator) headroomHolds(s *sim.Sim, t *sim.Task) bool {
+func (a *Allocator) headroomHolds(h sim.Handle, t *sim.Task) bool {
 	if !a.CapacityReservations || a.AssignHeadroom == nil {
 		return true
 	}
-	return a.AssignHeadroom(s, t.Job).MemMB+ReservedMB(s, t.Job) >= s.Normalized(t.Req).MemMB
+	return a.AssignHeadroom(h, t.Job).MemMB+ReservedMB(h, t.Job) >= h.Normalized(t.Req).MemMB
 }
 
 // ReservedMB is the memory of the nodes reserved for job j (all jobs when j
 // is nil), as the scheduler books them: normalized.
-func ReservedMB(s *sim.Sim, j *sim.Job) int64 {
+func ReservedMB(h sim.Handle, j *sim.Job) int64 {
 	var mb int64
-	for _, m := range s.ReservedNodes() {
+	for _, m := range h.ReservedNodes() {
 		if j == nil || m.Reserved.Job == j {
-			mb += s.Normalized(m.Reserved.Req).MemMB
+			mb += h.Normalized(m.Reserved.Req).MemMB
 		}
 	}
 	return mb
@@ -132,22 +132,16 @@ func ReservedMB(s *sim.Sim, j *sim.Job) int64 {
 // needToUnreserve: t's request is larger than the job's headroom, or its
 // user is over its limit, so it may be held only in place of one of the
 // job's reservations (RegularContainerAllocator.assignContainer).
-func (a *Allocator) needToUnreserve(s *sim.Sim, t *sim.Task) bool {
-	if a.OverUserLimit != nil && a.OverUserLimit(s, t.Job) {
+func (a *Allocator) needToUnreserve(h sim.Handle, t *sim.Task) bool {
+	if a.OverUserLimit != nil && a.OverUserLimit(h, t.Job) {
 		return true
 	}
-	return a.AssignHeadroom != nil && a.AssignHeadroom(s, t.Job).MemMB < s.Normalized(t.Req).MemMB
+	return a.AssignHeadroom != nil && a.AssignHeadroom(h, t.Job).MemMB < h.Normalized(t.Req).MemMB
 }
 
 // maxAllocation is the largest node's capacity, taken once per run (the
 // nodes do not change during one).
-func (a *Allocator) maxAllocation(s *sim.Sim) sim.Res {
-	if a.maxAllocOf != s {
-		a.maxAlloc, a.maxAllocOf = sim.Res{}, s
-		for _, m := range s.Nodes {
-			a.maxAlloc.MemMB = max(a.maxAlloc.MemMB, m.Spec.Cap.MemMB)
-			a.maxAlloc.VCores = max(a.maxAlloc.VCores, m.Spec.Cap.VCores)
-		}
-	}
+func (a *Allocator) maxAllocation(h sim.Handle) sim.Res {
+	a.perRun(h)
 	return a.maxAlloc
 }

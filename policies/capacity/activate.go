@@ -27,7 +27,7 @@ type Activation struct{ q *Queues }
 func (a *Activation) Passes() bool { return true }
 
 // Admit implements sim.Admitter.
-func (a *Activation) Admit(s *sim.Sim, j *sim.Job) bool {
+func (a *Activation) Admit(h sim.Handle, j *sim.Job) bool {
 	q := a.q
 	if q.MaxAMPercent < 0 {
 		return true
@@ -36,48 +36,48 @@ func (a *Activation) Admit(s *sim.Sim, j *sim.Job) bool {
 	qu := q.of(name)
 	var amUsed sim.Res
 	active := 0
-	for _, o := range s.Active() {
+	for _, o := range h.Active() {
 		if base.QueueOf(o) != name {
 			continue
 		}
 		active++
-		amUsed = amUsed.Add(amOf(s, o))
+		amUsed = amUsed.Add(amOf(h, o))
 	}
 	// An ended job's application stays until its AM container is
 	// reported complete (LeafQueue.removeApplicationAttempt).
-	for _, o := range s.Finishing() {
+	for _, o := range h.Finishing() {
 		if base.QueueOf(o) == name {
 			active++
-			amUsed = amUsed.Add(amOf(s, o))
+			amUsed = amUsed.Add(amOf(h, o))
 		}
 	}
 	if active == 0 || amUsed.MemMB <= 0 {
 		return true
 	}
-	mem := float64(s.Capacity().MemMB)
+	mem := float64(h.Capacity().MemMB)
 	// The queue's current limit: its max-capacity (and its parents'), less
 	// what the other queues hold (ParentQueue's child limit).
-	per, root := q.usage(s.Active())
+	per, root := q.usage(h.Active())
 	i := q.index(name)
 	qu = &q.queues[i]
 	current := q.currentMB(i, mem, func(a int) float64 { return per[a] }, root)
-	usable := math.Max(qu.capMB(s), current)
-	am := float64(amUsed.MemMB + amOf(s, j).MemMB)
-	step := float64(base.MinAllocation(s).MemMB)
+	usable := math.Max(qu.capMB(h), current)
+	am := float64(amUsed.MemMB + amOf(h, j).MemMB)
+	step := float64(base.MinAllocation(h).MemMB)
 	if am > normalizeUp(usable*q.MaxAMPercent, step) {
 		return false
 	}
-	userLimit := math.Min(normalizeUp(qu.capMB(s)*q.MaxAMPercent*q.UserLimitFactor, step), normalizeUp(usable*q.MaxAMPercent, step))
+	userLimit := math.Min(normalizeUp(qu.capMB(h)*q.MaxAMPercent*q.UserLimitFactor, step), normalizeUp(usable*q.MaxAMPercent, step))
 	return am <= userLimit
 }
 
 // amOf is what job j's AM counts against the AM limit: its normalized
 // request (a job without an AM, an unmanaged one: the minimum allocation).
-func amOf(s *sim.Sim, j *sim.Job) sim.Res {
+func amOf(h sim.Handle, j *sim.Job) sim.Res {
 	if j.AM == nil {
-		return base.MinAllocation(s)
+		return base.MinAllocation(h)
 	}
-	return s.Normalized(j.AM.Req)
+	return h.Normalized(j.AM.Req)
 }
 
 // normalizeUp is DefaultResourceCalculator.multiplyAndNormalizeUp's last

@@ -84,7 +84,7 @@ type leafPlan struct {
 }
 
 // Control implements sim.Controller: one editSchedule.
-func (p *Preemption) Control(s *sim.Sim) {
+func (p *Preemption) Control(h sim.Handle) {
 	if p.On == 0 {
 		return
 	}
@@ -92,19 +92,19 @@ func (p *Preemption) Control(s *sim.Sim) {
 		p.marked = map[*sim.Task]mark{}
 	}
 	q := p.q
-	q.Prepare(s) // usage per queue, reservations included
-	c := s.Capacity().MemMB
+	q.Prepare(h) // usage per queue, reservations included
+	c := h.Capacity().MemMB
 	allowed := int64(float64(c) * float64(float32(p.PerRound)))
-	plans := p.plan(s, c)
+	plans := p.plan(h, c)
 	p.ideal(plans, c)
 	p.toObtain(plans, allowed)
-	now := s.Now()
-	for _, t := range p.pick(s, plans, &allowed) {
+	now := h.Now()
+	for _, t := range p.pick(h, plans, &allowed) {
 		m, ok := p.marked[t]
 		switch {
 		case ok && m.attempt == t.Attempt && m.at+sim.Ms(p.MaxWaitMs) <= now:
 			delete(p.marked, t)
-			_ = s.Preempt(t) // pick returns running guaranteed containers of tasks only: cannot fail
+			_ = h.Preempt(t) // pick returns running guaranteed containers of tasks only: cannot fail
 		case ok && m.attempt == t.Attempt:
 		default:
 			p.marked[t] = mark{attempt: t.Attempt, at: now}
@@ -121,7 +121,7 @@ func (p *Preemption) Control(s *sim.Sim) {
 // (PCPP.cloneQueues; LeafQueue.getTotalPendingResourcesConsideringUserLimit:
 // activated jobs only, each job's pending normalized requests capped by the
 // one user's headroom, in submission order).
-func (p *Preemption) plan(s *sim.Sim, c int64) []leafPlan {
+func (p *Preemption) plan(h sim.Handle, c int64) []leafPlan {
 	q := p.q
 	parent := make([]bool, len(q.queues))
 	for _, qu := range q.queues {
@@ -137,17 +137,17 @@ func (p *Preemption) plan(s *sim.Sim, c int64) []leafPlan {
 		lp := leafPlan{i: i, used: qu.used.MemMB,
 			g:   int64(float64(c) * float64(float32(qu.capacity))),
 			max: int64(float64(c) * float64(float32(qu.maxCap)))}
-		head := max(int64(q.userLimitMB(s, &q.queues[i]))-qu.used.MemMB, 0)
+		head := max(int64(q.userLimitMB(h, &q.queues[i]))-qu.used.MemMB, 0)
 		headDR := head
-		for _, j := range s.Active() {
+		for _, j := range h.Active() {
 			if base.QueueOf(j) != qu.name {
 				continue
 			}
-			pend := pendingMB(s, j)
+			pend := pendingMB(h, j)
 			take := min(head, pend)
 			lp.pend += take
 			head -= take
-			pdr := max(pend-base.ReservedMB(s, j), 0)
+			pdr := max(pend-base.ReservedMB(h, j), 0)
 			take = min(headDR, pdr)
 			lp.pdr += take
 			headDR -= take
@@ -160,17 +160,17 @@ func (p *Preemption) plan(s *sim.Sim, c int64) []leafPlan {
 // pendingMB is what job j asks the scheduler for now, normalized: its AM if
 // that is not running yet, else its stages' outstanding requests once the
 // AM has registered and sent them (sim.HasPending).
-func pendingMB(s *sim.Sim, j *sim.Job) int64 {
+func pendingMB(h sim.Handle, j *sim.Job) int64 {
 	if j.AM != nil && j.AM.State == sim.TaskPending {
-		return s.Normalized(j.AM.Req).MemMB
+		return h.Normalized(j.AM.Req).MemMB
 	}
-	if !s.HasPending(j) {
+	if !h.HasPending(j) {
 		return 0
 	}
 	var mb int64
 	for _, st := range j.Stages {
 		if k := st.Asking(); k > 0 {
-			mb += s.Normalized(st.Spec.Req).MemMB * int64(k)
+			mb += h.Normalized(st.Spec.Req).MemMB * int64(k)
 		}
 	}
 	return mb
@@ -274,7 +274,7 @@ func (p *Preemption) toObtain(plans []leafPlan, allowed int64) {
 // round's budget. ApplicationMasters would come last, and only while a
 // queue's hold more than a tenth of its guarantee
 // (FifoCandidatesSelector.preemptAMContainers): yarngym never kills one.
-func (p *Preemption) pick(s *sim.Sim, plans []leafPlan, allowed *int64) []*sim.Task {
+func (p *Preemption) pick(h sim.Handle, plans []leafPlan, allowed *int64) []*sim.Task {
 	var out []*sim.Task
 	for k := range plans {
 		lp := &plans[k]
@@ -291,7 +291,7 @@ func (p *Preemption) pick(s *sim.Sim, plans []leafPlan, allowed *int64) []*sim.T
 		}
 		name := p.q.queues[lp.i].name
 		var jobs []*sim.Job
-		for _, j := range s.Active() {
+		for _, j := range h.Active() {
 			if base.QueueOf(j) == name {
 				jobs = append(jobs, j)
 			}
@@ -301,13 +301,13 @@ func (p *Preemption) pick(s *sim.Sim, plans []leafPlan, allowed *int64) []*sim.T
 			if lp.toObtain <= 0 {
 				break
 			}
-			for _, n := range s.ReservedNodes() {
+			for _, n := range h.ReservedNodes() {
 				if lp.toObtain <= 0 {
 					break
 				}
 				if n.Reserved.Job == j {
-					take(s.Normalized(n.Reserved.Req).MemMB)
-					s.Unreserve(n) // KILL_RESERVED_CONTAINER: at once, whatever take said
+					take(h.Normalized(n.Reserved.Req).MemMB)
+					h.Unreserve(n) // KILL_RESERVED_CONTAINER: at once, whatever take said
 				}
 			}
 			var live []*sim.Task

@@ -25,7 +25,7 @@ type Queues struct {
 	// UserLimitFactor is user-limit-factor: one user may hold this many
 	// times the queue's capacity (all jobs here are one user's).
 	UserLimitFactor float64
-	sim             *sim.Sim
+	run             sim.Handle // the run, as the engine last handed it over
 }
 
 // queue is one queue's configuration and its usage at this heartbeat. A
@@ -55,42 +55,42 @@ func (q *Queues) of(name string) *queue {
 }
 
 // Prepare implements base.Order: each queue's usage, reservations included.
-func (q *Queues) Prepare(s *sim.Sim) {
-	q.sim = s
+func (q *Queues) Prepare(h sim.Handle) {
+	q.run = h
 	for i := range q.queues {
 		q.queues[i].used = sim.Res{}
 	}
 	// An ended job's application holds its AM container, in its queue,
 	// until it is removed (sim.Finishing).
 	// A parent's usage is its children's.
-	for _, jobs := range [2][]*sim.Job{s.Active(), s.Finishing()} {
+	for _, jobs := range [2][]*sim.Job{h.Active(), h.Finishing()} {
 		for _, j := range jobs {
 			q.charge(q.index(base.QueueOf(j)), j.Alloc.Sub(j.OppAlloc))
 		}
 	}
-	for _, n := range s.ReservedNodes() {
-		q.charge(q.index(base.QueueOf(n.Reserved.Job)), s.Normalized(n.Reserved.Req))
+	for _, n := range h.ReservedNodes() {
+		q.charge(q.index(base.QueueOf(n.Reserved.Job)), h.Normalized(n.Reserved.Req))
 	}
 }
 
 // capMB is the queue's guaranteed memory, at least the minimum allocation.
-func (qu *queue) capMB(s *sim.Sim) float64 {
-	return math.Max(qu.capacity*float64(s.Capacity().MemMB), float64(base.MinAllocation(s).MemMB))
+func (qu *queue) capMB(h sim.Handle) float64 {
+	return math.Max(qu.capacity*float64(h.Capacity().MemMB), float64(base.MinAllocation(h).MemMB))
 }
 
 // usedCapacity is used over guaranteed, memory only (CSQueueUtils).
-func (qu *queue) usedCapacity(s *sim.Sim) float64 {
+func (qu *queue) usedCapacity(h sim.Handle) float64 {
 	if qu.capacity <= 0 {
 		return math.Inf(1)
 	}
-	return float64(qu.used.MemMB) / qu.capMB(s)
+	return float64(qu.used.MemMB) / qu.capMB(h)
 }
 
 // Less implements base.Order: the least used queue (used over guaranteed
 // capacity, memory) first, ties to the larger capacity, then configuration
 // order (PriorityUtilizationQueueOrderingPolicy); a queue's jobs first in,
 // first out (FifoOrderingPolicy: priority, then application id).
-func (q *Queues) Less(s *sim.Sim, a, b *sim.Job) bool {
+func (q *Queues) Less(h sim.Handle, a, b *sim.Job) bool {
 	qa, qb := base.QueueOf(a), base.QueueOf(b)
 	if qa == qb {
 		return a.ID < b.ID
@@ -101,7 +101,7 @@ func (q *Queues) Less(s *sim.Sim, a, b *sim.Job) bool {
 	if ia == ib {
 		return a.ID < b.ID
 	}
-	ua, ub := q.queues[ia].usedCapacity(s), q.queues[ib].usedCapacity(s)
+	ua, ub := q.queues[ia].usedCapacity(h), q.queues[ib].usedCapacity(h)
 	if ua != ub {
 		return ua < ub
 	}
@@ -126,21 +126,21 @@ func (q *Queues) index(name string) int {
 // its user's limit (one user for all jobs: UsersManager.computeUserLimit,
 // LeafQueue.canAssignToUser), memory only as the DefaultResourceCalculator
 // compares.
-func (q *Queues) Allow(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
+func (q *Queues) Allow(h sim.Handle, t *sim.Task, n *sim.Node) bool {
 	if n.Reserved == t {
 		return true // charged when reserved: fulfilling it checks no limit (LeafQueue.accept)
 	}
 	i := q.index(base.QueueOf(t.Job))
-	mem := float64(s.Capacity().MemMB)
+	mem := float64(h.Capacity().MemMB)
 	req := t.Req
 	if !t.Sized {
-		req = s.Normalized(req)
+		req = h.Normalized(req)
 	}
 	// checkHeadroom: the headroom plus what the job has reserved must hold
 	// the request, so the job's own reservations do not count against it;
 	// the headroom is the tightest of the queue's and its parents'
 	// max-capacities (ParentQueue.getResourceLimitsOfChild).
-	own := base.ReservedMB(s, t.Job)
+	own := base.ReservedMB(h, t.Job)
 	for a := i; a >= 0; a = q.queues[a].parent {
 		if float64(q.queues[a].used.MemMB-own+req.MemMB) > q.queues[a].maxCap*mem+0.5 {
 			return false
@@ -150,16 +150,16 @@ func (q *Queues) Allow(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 	// LeafQueue.canAssignToUser with reservations-continue-looking: a user
 	// over its limit may still be assigned while its job's reservations
 	// make up the excess, by giving one up (OverUserLimit).
-	return float64(qu.used.MemMB-own) <= q.userLimitMB(s, qu)
+	return float64(qu.used.MemMB-own) <= q.userLimitMB(h, qu)
 }
 
 // OverUserLimit reports whether job j's user holds more than its limit
 // (reservations included), so that a container for j must take the place
 // of one of its reservations (LeafQueue.canAssignToUser sets
 // amountNeededUnreserve; base.Allocator.OverUserLimit).
-func (q *Queues) OverUserLimit(s *sim.Sim, j *sim.Job) bool {
+func (q *Queues) OverUserLimit(h sim.Handle, j *sim.Job) bool {
 	qu := q.of(base.QueueOf(j))
-	return float64(qu.used.MemMB) > q.userLimitMB(s, qu)
+	return float64(qu.used.MemMB) > q.userLimitMB(h, qu)
 }
 
 // userLimitMB is the one user's limit in queue qu: with
@@ -171,9 +171,9 @@ func (q *Queues) OverUserLimit(s *sim.Sim, j *sim.Job) bool {
 // stays within its capacity (plus a container) however high its
 // max-capacity: only a factor above 1 lets one user's queue grow into idle
 // capacity.
-func (q *Queues) userLimitMB(s *sim.Sim, qu *queue) float64 {
-	capMB := qu.capMB(s)
-	minMB := float64(base.MinAllocation(s).MemMB)
+func (q *Queues) userLimitMB(h sim.Handle, qu *queue) float64 {
+	capMB := qu.capMB(h)
+	minMB := float64(base.MinAllocation(h).MemMB)
 	used := float64(qu.used.MemMB)
 	limit := capMB
 	if used >= capMB {
@@ -187,7 +187,7 @@ func (q *Queues) userLimitMB(s *sim.Sim, qu *queue) float64 {
 }
 
 // Launched keeps the per-queue usage current within a heartbeat.
-func (q *Queues) Launched(s *sim.Sim, t *sim.Task) {
+func (q *Queues) Launched(h sim.Handle, t *sim.Task) {
 	q.charge(q.index(base.QueueOf(t.Job)), t.Alloc)
 }
 
@@ -223,13 +223,13 @@ func NewQueues(sp base.Spec) (*Queues, error) {
 }
 
 func (q *Queues) maxLoad() float64 {
-	if q.sim == nil {
+	if q.run == nil {
 		return 0
 	}
 	m := 0.0
 	for i := range q.queues {
 		if q.queues[i].configured {
-			m = max(m, float64(q.queues[i].used.MemMB)/(q.queues[i].capacity*float64(q.sim.Capacity().MemMB)))
+			m = max(m, float64(q.queues[i].used.MemMB)/(q.queues[i].capacity*float64(q.run.Capacity().MemMB)))
 		}
 	}
 	return min(m, 1e6)
@@ -241,26 +241,26 @@ func (q *Queues) maxLoad() float64 {
 // smaller, rounded down to the minimum allocation, and no more than the
 // cluster's free memory; reserved containers count as held. Memory only
 // (DefaultResourceCalculator).
-func (q *Queues) Headroom(s *sim.Sim, j *sim.Job) sim.Res {
+func (q *Queues) Headroom(h sim.Handle, j *sim.Job) sim.Res {
 	name := base.QueueOf(j)
 	i := q.index(name)
-	mem := float64(s.Capacity().MemMB)
+	mem := float64(h.Capacity().MemMB)
 	var used int64
 	var current float64
 	if len(q.queues) == 1 {
-		used = s.Allocated().MemMB
-		for _, n := range s.ReservedNodes() {
-			used += s.Normalized(n.Reserved.Req).MemMB
+		used = h.Allocated().MemMB
+		for _, n := range h.ReservedNodes() {
+			used += h.Normalized(n.Reserved.Req).MemMB
 		}
 		current = math.Min(q.queues[i].maxCap*mem, mem)
 	} else {
-		per, root := q.usage(s.Active(), s.Finishing())
+		per, root := q.usage(h.Active(), h.Finishing())
 		// The job's own queue counts its reservations (and so do its
 		// parents); the others' are left out.
 		var resv float64
-		for _, n := range s.ReservedNodes() {
+		for _, n := range h.ReservedNodes() {
 			if base.QueueOf(n.Reserved.Job) == name {
-				resv += float64(s.Normalized(n.Reserved.Req).MemMB)
+				resv += float64(h.Normalized(n.Reserved.Req).MemMB)
 			}
 		}
 		for a := i; a >= 0; a = q.queues[a].parent {
@@ -273,18 +273,18 @@ func (q *Queues) Headroom(s *sim.Sim, j *sim.Job) sim.Res {
 	qu := &q.queues[i]
 	saved := qu.used
 	qu.used.MemMB = used
-	user := q.userLimitMB(s, qu)
+	user := q.userLimitMB(h, qu)
 	qu.used = saved
-	h := math.Min(user-float64(used), current-float64(used))
-	if step := float64(base.MinAllocation(s).MemMB); step > 0 {
-		h = math.Trunc(h/step) * step
+	room := math.Min(user-float64(used), current-float64(used))
+	if step := float64(base.MinAllocation(h).MemMB); step > 0 {
+		room = math.Trunc(room/step) * step
 	}
 	// The cluster's free resources as the root queue counts them: its
 	// usage holds the reserved containers too.
-	free := s.Capacity().Sub(s.Allocated())
-	free.MemMB -= base.ReservedMB(s, nil)
-	h = math.Min(h, float64(free.MemMB))
-	return sim.Res{MemMB: int64(h), VCores: free.VCores}
+	free := h.Capacity().Sub(h.Allocated())
+	free.MemMB -= base.ReservedMB(h, nil)
+	room = math.Min(room, float64(free.MemMB))
+	return sim.Res{MemMB: int64(room), VCores: free.VCores}
 }
 
 // AssignHeadroom is the headroom the scheduler assigns job j's containers
@@ -295,15 +295,15 @@ func (q *Queues) Headroom(s *sim.Sim, j *sim.Job) sim.Res {
 // getCurrentLimitResource). The user limit is not in it (LeafQueue.
 // canAssignToUser refuses a user only once it holds more than its limit).
 // Memory only.
-func (q *Queues) AssignHeadroom(s *sim.Sim, j *sim.Job) sim.Res {
-	free := s.Capacity().Sub(s.Allocated())
-	free.MemMB -= base.ReservedMB(s, nil) // the root queue's usage holds reservations
-	mem := float64(s.Capacity().MemMB)
-	h := float64(free.MemMB)
+func (q *Queues) AssignHeadroom(h sim.Handle, j *sim.Job) sim.Res {
+	free := h.Capacity().Sub(h.Allocated())
+	free.MemMB -= base.ReservedMB(h, nil) // the root queue's usage holds reservations
+	mem := float64(h.Capacity().MemMB)
+	room := float64(free.MemMB)
 	// used: the ranking's snapshot, kept current by Launched; the
 	// tightest of the queue's and its parents' max-capacities.
 	for a := q.index(base.QueueOf(j)); a >= 0; a = q.queues[a].parent {
-		h = math.Min(h, q.queues[a].maxCap*mem-float64(q.queues[a].used.MemMB))
+		room = math.Min(room, q.queues[a].maxCap*mem-float64(q.queues[a].used.MemMB))
 	}
-	return sim.Res{MemMB: int64(math.Floor(h)), VCores: free.VCores}
+	return sim.Res{MemMB: int64(math.Floor(room)), VCores: free.VCores}
 }

@@ -47,7 +47,7 @@ type Dress struct {
 	DeltaFixed float64
 	IntervalS  float64
 	det        Detect
-	sim        *sim.Sim
+	run        sim.Handle // the run, as the engine last handed it over
 	totR       float64
 	memPerUnit float64
 	delta      float64
@@ -129,7 +129,7 @@ func (d *Dress) Delta() float64 {
 	if d.DeltaFixed >= 0 {
 		return d.DeltaFixed
 	}
-	if d.sim == nil {
+	if d.run == nil {
 		return d.DeltaInit
 	}
 	return d.delta
@@ -144,10 +144,10 @@ func (d *Dress) Category(id int32) int {
 }
 
 // Used returns the containers the SD and LD jobs hold now.
-func (d *Dress) Used(s *sim.Sim) [2]float64 {
-	d.attach(s)
+func (d *Dress) Used(h sim.Handle) [2]float64 {
+	d.attach(h)
 	d.dirty = true
-	d.refresh(s)
+	d.refresh(h)
 	return d.used
 }
 
@@ -161,12 +161,12 @@ func (d *Dress) Pools() [2]float64 {
 func (d *Dress) PhasesFound() int { return d.phases }
 
 // attach resets the per-run state when a run starts (a policy serves one run).
-func (d *Dress) attach(s *sim.Sim) {
-	if d.sim == s {
+func (d *Dress) attach(h sim.Handle) {
+	if d.run == h {
 		return
 	}
-	d.sim = s
-	c := s.Capacity()
+	d.run = h
+	c := h.Capacity()
 	d.totR = float64(c.VCores)
 	d.memPerUnit = float64(c.MemMB) / float64(c.VCores)
 	d.delta = clamp(d.DeltaInit, d.DeltaMin, d.DeltaMax)
@@ -192,14 +192,14 @@ func (d *Dress) Units(r sim.Res) float64 {
 // "less than 10 containers" small with theta = 10% on a 5-node cluster, so
 // the A_c they compare with is the ~100 containers the nodes offer, not the
 // few free in a congested moment (theta_free = 1 selects that literal reading).
-func (d *Dress) classify(s *sim.Sim, j *sim.Job) *jobInfo {
+func (d *Dress) classify(h sim.Handle, j *sim.Job) *jobInfo {
 	req := 0.0
 	for _, st := range j.Stages {
 		req += float64(st.Width()) * d.Units(st.Spec.Req)
 	}
 	basis := d.totR
 	if d.ThetaFree > 0 {
-		d.refresh(s)
+		d.refresh(h)
 		basis = max(d.totR-d.used[SD]-d.used[LD], 0)
 	}
 	in := &jobInfo{cat: LD, tr: NewTracker(&d.det)}
@@ -210,22 +210,22 @@ func (d *Dress) classify(s *sim.Sim, j *sim.Job) *jobInfo {
 	return in
 }
 
-func (d *Dress) info(s *sim.Sim, j *sim.Job) *jobInfo {
-	d.attach(s)
+func (d *Dress) info(h sim.Handle, j *sim.Job) *jobInfo {
+	d.attach(h)
 	if in := d.jobs[j.ID]; in != nil {
 		return in
 	}
-	return d.classify(s, j)
+	return d.classify(h, j)
 }
 
 // refresh recomputes the containers each pool holds when tasks ended since.
-func (d *Dress) refresh(s *sim.Sim) {
-	if !d.dirty && d.usedAt == s.Now() {
+func (d *Dress) refresh(h sim.Handle) {
+	if !d.dirty && d.usedAt == h.Now() {
 		return
 	}
 	d.used = [2]float64{}
-	for _, j := range s.Active() {
-		in := d.info(s, j)
+	for _, j := range h.Active() {
+		in := d.info(h, j)
 		if am := j.AM; am != nil && am.State == sim.TaskRunning && am.Container == sim.Guaranteed {
 			d.used[in.cat] += d.Units(am.Req)
 		}
@@ -240,7 +240,7 @@ func (d *Dress) refresh(s *sim.Sim) {
 			}
 		}
 	}
-	d.usedAt, d.dirty = s.Now(), false
+	d.usedAt, d.dirty = h.Now(), false
 }
 
 // Allow implements base.Limit: SD jobs' containers stay within Tot_R x
@@ -248,9 +248,9 @@ func (d *Dress) refresh(s *sim.Sim) {
 //
 // Reference: DRESS Sec. IV-C ("Tot_R x delta containers are assigned to
 // small demand jobs, SD, and Tot_R x (1 - delta) are for large demand jobs").
-func (d *Dress) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
-	in := d.info(s, t.Job)
-	d.refresh(s)
+func (d *Dress) Allow(h sim.Handle, t *sim.Task, _ *sim.Node) bool {
+	in := d.info(h, t.Job)
+	d.refresh(h)
 	delta := d.Delta()
 	limit := d.totR * delta
 	if in.cat == LD {
@@ -260,29 +260,29 @@ func (d *Dress) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
 }
 
 // Launched implements base.Launched: pool usage and phase detection.
-func (d *Dress) Launched(s *sim.Sim, t *sim.Task) {
-	in := d.info(s, t.Job)
-	d.refresh(s)
+func (d *Dress) Launched(h sim.Handle, t *sim.Task) {
+	in := d.info(h, t.Job)
+	d.refresh(h)
 	d.used[in.cat] += d.Units(t.Req)
 	if t.Kind == sim.KindAM || t.Excess() {
 		return
 	}
 	d.sync()
-	in.tr.Started(t.ID, d.Units(t.Req), s.Now())
-	d.check(in, s.Now())
+	in.tr.Started(t.ID, d.Units(t.Req), h.Now())
+	d.check(in, h.Now())
 }
 
 // TaskEnded implements sim.TaskListener.
-func (d *Dress) TaskEnded(s *sim.Sim, t *sim.Task, o sim.Outcome) {
+func (d *Dress) TaskEnded(h sim.Handle, t *sim.Task, o sim.Outcome) {
 	d.dirty = true
-	in := d.info(s, t.Job)
+	in := d.info(h, t.Job)
 	d.sync()
-	in.tr.Ended(t.ID, o == sim.Finished, s.Now())
-	d.check(in, s.Now())
+	in.tr.Ended(t.ID, o == sim.Finished, h.Now())
+	d.check(in, h.Now())
 }
 
 // TasksRebound implements sim.Rebinder.
-func (d *Dress) TasksRebound(s *sim.Sim, from, to []*sim.Task) {
+func (d *Dress) TasksRebound(h sim.Handle, from, to []*sim.Task) {
 	id := func(t *sim.Task) int32 {
 		if t == nil {
 			return -1
@@ -299,15 +299,15 @@ func (d *Dress) TasksRebound(s *sim.Sim, from, to []*sim.Task) {
 			j = to[i].Job
 		}
 	}
-	d.info(s, j).tr.Rebound(fi, ti, s.Now(), func(t int32) float64 { return d.Units(s.Tasks[t].Req) })
+	d.info(h, j).tr.Rebound(fi, ti, h.Now(), func(t int32) float64 { return d.Units(h.Tasks()[t].Req) })
 }
 
 // JobArrived implements sim.JobListener: the job is classified on arrival.
-func (d *Dress) JobArrived(s *sim.Sim, j *sim.Job) { d.info(s, j) }
+func (d *Dress) JobArrived(h sim.Handle, j *sim.Job) { d.info(h, j) }
 
 // JobFinished implements sim.JobListener.
-func (d *Dress) JobFinished(s *sim.Sim, j *sim.Job) {
-	d.attach(s)
+func (d *Dress) JobFinished(h sim.Handle, j *sim.Job) {
+	d.attach(h)
 	d.dirty = true
 	delete(d.jobs, j.ID)
 }
@@ -330,14 +330,14 @@ func (d *Dress) ControlIntervalMs() sim.Ms { return sim.Ms(d.IntervalS * 1000) }
 // containers not yet started (AM included).
 //
 // Reference: DRESS Sec. IV-C, Alg. 3; Sec. III-B, Eq. 1.
-func (d *Dress) Control(s *sim.Sim) {
-	d.attach(s)
+func (d *Dress) Control(h sim.Handle) {
+	d.attach(h)
 	d.sync()
-	now := s.Now()
+	now := h.Now()
 	horizon := now + d.ControlIntervalMs()
 	dem := Demand{TotR: d.totR}
-	for _, j := range s.Active() {
-		in := d.info(s, j)
+	for _, j := range h.Active() {
+		in := d.info(h, j)
 		d.check(in, now)
 		f := in.tr.Release(now, horizon)
 		r := d.pending(j)
@@ -353,15 +353,15 @@ func (d *Dress) Control(s *sim.Sim) {
 			}
 		}
 	}
-	for _, j := range s.Waiting() {
-		in := d.info(s, j)
+	for _, j := range h.Waiting() {
+		in := d.info(h, j)
 		if in.cat == SD {
 			dem.SD = append(dem.SD, d.pending(j))
 		} else {
 			dem.LD = append(dem.LD, d.pending(j))
 		}
 	}
-	d.refresh(s)
+	d.refresh(h)
 	ac := max(d.totR-d.used[SD]-d.used[LD], 0)
 	delta := d.Delta()
 	dem.Ac1 = clamp(d.totR*delta-d.used[SD], 0, ac)

@@ -50,7 +50,7 @@ func part(t *testing.T, p *sim.Policy) *dress.Dress {
 func poolWatch(t *testing.T, d *dress.Dress) func(*sim.Sim) {
 	prev := [2]float64{}
 	return simtest.Invariants(t, func(s *sim.Sim) {
-		used, limit := d.Used(s), d.Pools()
+		used, limit := d.Used(s.Handle()), d.Pools()
 		for c := range 2 {
 			if used[c] > prev[c] && used[c] > limit[c]+1e-9 {
 				t.Fatalf("t=%d: category %d grew to %v containers, pool %v (delta %v)", s.Now(), c, used[c], limit[c], d.Delta())

@@ -31,9 +31,9 @@ type AMShare struct {
 // order's Prepare once per ranking; AMShare takes them when first asked).
 func (l *AMShare) stale() { l.fresh = false }
 
-func (l *AMShare) take(s *sim.Sim) {
+func (l *AMShare) take(h sim.Handle) {
 	clear(l.am)
-	for _, j := range s.Active() {
+	for _, j := range h.Active() {
 		if j.AM != nil && j.AM.State == sim.TaskRunning {
 			q := base.QueueOf(j)
 			l.am[q] = l.am[q].Add(j.AM.Alloc)
@@ -41,9 +41,9 @@ func (l *AMShare) take(s *sim.Sim) {
 	}
 	// An ended job's AM counts until its application is removed, when its
 	// node reports the AM container complete (FSLeafQueue.removeApp).
-	for _, j := range s.Finishing() {
+	for _, j := range h.Finishing() {
 		q := base.QueueOf(j)
-		l.am[q] = l.am[q].Add(s.Normalized(j.AM.Req))
+		l.am[q] = l.am[q].Add(h.Normalized(j.AM.Req))
 	}
 	l.fresh = true
 }
@@ -52,8 +52,8 @@ func (l *AMShare) take(s *sim.Sim) {
 // fair share of 0 (memory; vCores always, shares being memory only) is
 // replaced by the cluster's unallocated resources, within the queue's max
 // share.
-func (l *AMShare) Limit(s *sim.Sim, q string) sim.Res {
-	avail := s.Capacity().Sub(s.Allocated())
+func (l *AMShare) Limit(h sim.Handle, q string) sim.Res {
+	avail := h.Capacity().Sub(h.Allocated())
 	maxShare := l.conf.maxShare(q)
 	mem := l.u.QueueShareMB(q)
 	if mem == 0 {
@@ -64,19 +64,19 @@ func (l *AMShare) Limit(s *sim.Sim, q string) sim.Res {
 }
 
 // Allow implements base.Limit.
-func (l *AMShare) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
+func (l *AMShare) Allow(h sim.Handle, t *sim.Task, _ *sim.Node) bool {
 	if t.Kind != sim.KindAM || l.MaxAMShare < 0 {
 		return true
 	}
 	if !l.fresh {
-		l.take(s)
+		l.take(h)
 	}
 	q := base.QueueOf(t.Job)
-	return l.am[q].Add(s.Normalized(t.Req)).Fits(l.Limit(s, q))
+	return l.am[q].Add(h.Normalized(t.Req)).Fits(l.Limit(h, q))
 }
 
 // Launched keeps the AM totals current within a heartbeat.
-func (l *AMShare) Launched(_ *sim.Sim, t *sim.Task) {
+func (l *AMShare) Launched(_ sim.Handle, t *sim.Task) {
 	if t.Kind == sim.KindAM && l.fresh {
 		q := base.QueueOf(t.Job)
 		l.am[q] = l.am[q].Add(t.Alloc)
@@ -84,14 +84,14 @@ func (l *AMShare) Launched(_ *sim.Sim, t *sim.Task) {
 }
 
 // vcoresShare is the running AMs' share of the cluster's vCores.
-func (l *AMShare) vcoresShare(s *sim.Sim) float64 {
+func (l *AMShare) vcoresShare(h sim.Handle) float64 {
 	var v int64
-	for _, j := range s.Active() {
+	for _, j := range h.Active() {
 		if j.AM != nil && j.AM.State == sim.TaskRunning {
 			v += j.AM.Alloc.VCores
 		}
 	}
-	return float64(v) / float64(s.Capacity().VCores)
+	return float64(v) / float64(h.Capacity().VCores)
 }
 
 // headroom is what the FairScheduler tells job j's AM it may still get
@@ -99,20 +99,20 @@ func (l *AMShare) vcoresShare(s *sim.Sim) float64 {
 // unallocated resources within what its queue's max share leaves, and in
 // memory no more than what its queue's fair share leaves of the queue's
 // usage.
-func (l *AMShare) headroom(s *sim.Sim, j *sim.Job) sim.Res {
-	free := s.Capacity().Sub(s.Allocated())
+func (l *AMShare) headroom(h sim.Handle, j *sim.Job) sim.Res {
+	free := h.Capacity().Sub(h.Allocated())
 	q := base.QueueOf(j)
 	if m := l.conf.maxShare(q); m.MemMB < math.MaxInt64 || m.VCores < math.MaxInt64 {
-		used := queueUsage(s, nil)[q]
+		used := queueUsage(h, nil)[q]
 		free = sim.Res{MemMB: min(free.MemMB, m.MemMB-used.MemMB), VCores: min(free.VCores, m.VCores-used.VCores)}
 	}
 	free = sim.Res{VCores: max(free.VCores, 0), MemMB: max(free.MemMB, 0)}
 	share := l.u.QueueShareMB(q)
-	if len(l.u.shareMB) <= 1 && share >= float64(s.Capacity().MemMB) {
+	if len(l.u.shareMB) <= 1 && share >= float64(h.Capacity().MemMB) {
 		return free // one queue: its share is the cluster
 	}
 	var used int64
-	for _, o := range s.Active() {
+	for _, o := range h.Active() {
 		if base.QueueOf(o) == q {
 			used += o.Alloc.MemMB - o.OppAlloc.MemMB
 		}

@@ -106,10 +106,10 @@ func New(sp base.Spec) (*sim.Policy, error) {
 	a.Params(p.Params, 0)
 	p.State = []sim.StateVar{{Name: "am_vcores_share", Doc: "vCores held by running AMs / cluster vCores (what maxAMShare bounds per queue)",
 		Get: func() float64 {
-			if o.sim == nil {
+			if o.run == nil {
 				return 0
 			}
-			return am.vcoresShare(o.sim)
+			return am.vcoresShare(o.run)
 		}, Min: 0, Max: 1}}
 	return p, nil
 }

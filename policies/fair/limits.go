@@ -21,7 +21,7 @@ func (m *maxRunning) Passes() bool { return true }
 
 // Admit implements sim.Admitter: the job's queue and each of its parents
 // must have room (MaxRunningAppsEnforcer.canAppBeRunnable).
-func (m *maxRunning) Admit(s *sim.Sim, j *sim.Job) bool {
+func (m *maxRunning) Admit(h sim.Handle, j *sim.Job) bool {
 	ok := true
 	ancestry(base.QueueOf(j), func(a string) bool {
 		limit := m.conf.maxRunning(a)
@@ -29,7 +29,7 @@ func (m *maxRunning) Admit(s *sim.Sim, j *sim.Job) bool {
 			return true
 		}
 		n := 0
-		for _, jobs := range [2][]*sim.Job{s.Active(), s.Finishing()} {
+		for _, jobs := range [2][]*sim.Job{h.Active(), h.Finishing()} {
 			for _, o := range jobs {
 				if q := base.QueueOf(o); q == a || strings.HasPrefix(q, a+".") {
 					n++
@@ -60,12 +60,12 @@ type maxShare struct {
 func (m *maxShare) stale() { m.fresh = false }
 
 // Allow implements base.Limit.
-func (m *maxShare) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
+func (m *maxShare) Allow(h sim.Handle, t *sim.Task, _ *sim.Node) bool {
 	if !m.fresh {
-		m.used = queueUsage(s, m.used)
+		m.used = queueUsage(h, m.used)
 		m.fresh = true
 	}
-	req := s.Normalized(t.Req)
+	req := h.Normalized(t.Req)
 	ok := true
 	ancestry(base.QueueOf(t.Job), func(a string) bool {
 		ok = m.used[a].Add(req).Fits(m.conf.maxShare(a))
@@ -75,7 +75,7 @@ func (m *maxShare) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
 }
 
 // Launched keeps the totals current within a heartbeat.
-func (m *maxShare) Launched(_ *sim.Sim, t *sim.Task) {
+func (m *maxShare) Launched(_ sim.Handle, t *sim.Task) {
 	if m.fresh {
 		ancestry(base.QueueOf(t.Job), func(a string) bool {
 			m.used[a] = m.used[a].Add(t.Alloc)
@@ -87,12 +87,12 @@ func (m *maxShare) Launched(_ *sim.Sim, t *sim.Task) {
 // queueUsage fills into (cleared) each queue's guaranteed resources: what
 // its jobs hold, those ended but not yet removed included (FSQueue's
 // resource usage), a parent's being its children's.
-func queueUsage(s *sim.Sim, into map[string]sim.Res) map[string]sim.Res {
+func queueUsage(h sim.Handle, into map[string]sim.Res) map[string]sim.Res {
 	if into == nil {
 		into = map[string]sim.Res{}
 	}
 	clear(into)
-	for _, jobs := range [2][]*sim.Job{s.Active(), s.Finishing()} {
+	for _, jobs := range [2][]*sim.Job{h.Active(), h.Finishing()} {
 		for _, j := range jobs {
 			u := j.Alloc.Sub(j.OppAlloc)
 			ancestry(base.QueueOf(j), func(a string) bool {

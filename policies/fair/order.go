@@ -24,9 +24,9 @@ type Order struct {
 	// a handful of queues: a linear search beats hashing names for every
 	// active job).
 	stats     []queueStat
-	sim       *sim.Sim
-	fresh     bool   // stats hold this ranking's totals
-	onPrepare func() // told of each ranking (the AM limit's totals go stale)
+	run       sim.Handle // the run, as the engine last handed it over
+	fresh     bool       // stats hold this ranking's totals
+	onPrepare func()     // told of each ranking (the AM limit's totals go stale)
 }
 
 // queueStat is one queue's totals.
@@ -62,8 +62,8 @@ func newOrder(c conf, u *Update) *Order { return &Order{conf: c, u: u} }
 
 // Prepare implements base.Order. The per-queue totals are computed only
 // when two queues are compared (with one queue, never).
-func (o *Order) Prepare(s *sim.Sim) {
-	o.sim = s
+func (o *Order) Prepare(h sim.Handle) {
+	o.run = h
 	o.fresh = false
 	if o.onPrepare != nil {
 		o.onPrepare()
@@ -79,7 +79,7 @@ func (o *Order) IdleNoop() bool { return true }
 func (o *Order) queueUsage() {
 	o.stats = o.stats[:0]
 	var st *queueStat
-	for _, j := range o.sim.Active() {
+	for _, j := range o.run.Active() {
 		q := base.QueueOf(j)
 		if st == nil || st.name != q {
 			st = o.stat(q)
@@ -94,7 +94,7 @@ func (o *Order) queueUsage() {
 }
 
 // Less implements base.Order.
-func (o *Order) Less(_ *sim.Sim, a, b *sim.Job) bool {
+func (o *Order) Less(_ sim.Handle, a, b *sim.Job) bool {
 	qa, qb := base.QueueOf(a), base.QueueOf(b)
 	if qa != qb {
 		// Queues in different places are compared where their paths part

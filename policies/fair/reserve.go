@@ -25,9 +25,9 @@ type reservable struct {
 	ReservableNodes float64
 }
 
-func (r *reservable) ok(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
+func (r *reservable) ok(h sim.Handle, t *sim.Task, n *sim.Node) bool {
 	j := t.Job
-	if float64(s.Normalized(t.Req).MemMB) < r.ThresholdMB {
+	if float64(h.Normalized(t.Req).MemMB) < r.ThresholdMB {
 		return false
 	}
 	if float64(j.Alloc.MemMB-j.OppAlloc.MemMB) >= r.u.JobShareMB(j) {
@@ -35,21 +35,21 @@ func (r *reservable) ok(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 	}
 	// The request's level on n is the scheduler's (its host and rack
 	// counts, Sim.ContainerLevel), not the task the AM will put in it.
-	level := s.ContainerLevel(t, n)
+	level := h.ContainerLevel(t, n)
 	if level == sim.NodeLocal {
 		return true // node-local: no limit
 	}
 	sameRack := level == sim.RackLocal
-	held, nodes := 0, len(s.Nodes)
+	held, nodes := 0, len(h.Nodes())
 	if sameRack {
 		nodes = 0
-		for _, m := range s.Nodes {
+		for _, m := range h.Nodes() {
 			if m.Spec.Rack == n.Spec.Rack {
 				nodes++
 			}
 		}
 	}
-	for _, m := range s.ReservedNodes() {
+	for _, m := range h.ReservedNodes() {
 		if m.Reserved.Job == j && (!sameRack || m.Spec.Rack == n.Spec.Rack) {
 			held++
 		}

@@ -50,7 +50,7 @@ func newUpdate(c conf) *Update {
 func (u *Update) ControlIntervalMs() sim.Ms { return sim.Ms(math.Round(u.IntervalMs)) }
 
 // Control implements sim.Controller: one update().
-func (u *Update) Control(s *sim.Sim) {
+func (u *Update) Control(h sim.Handle) {
 	clear(u.demand)
 	clear(u.shareMB)
 	clear(u.jobShare)
@@ -58,9 +58,9 @@ func (u *Update) Control(s *sim.Sim) {
 	jobsIn := map[string]int{}
 	// An ended job's application stays in its queue, and shares it, until
 	// its AM container is reported complete (sim.Finishing).
-	for _, jobs := range [2][]*sim.Job{s.Active(), s.Finishing()} {
+	for _, jobs := range [2][]*sim.Job{h.Active(), h.Finishing()} {
 		for _, j := range jobs {
-			u.demand[j] = demand(s, j)
+			u.demand[j] = demand(h, j)
 			q := base.QueueOf(j)
 			if jobsIn[q] == 0 {
 				u.queues = append(u.queues, q)
@@ -86,7 +86,7 @@ func (u *Update) Control(s *sim.Sim) {
 	})
 	for lo := 0; lo < len(u.queues); {
 		parent := parentOf(u.queues[lo])
-		total := s.Capacity().MemMB
+		total := h.Capacity().MemMB
 		if parent != "" {
 			total = int64(u.shareMB[parent])
 		}
@@ -105,7 +105,7 @@ func (u *Update) Control(s *sim.Sim) {
 	}
 	// A queue's runnable jobs (weight 1, no min or max share) split its
 	// share equally.
-	for _, j := range s.Active() {
+	for _, j := range h.Active() {
 		q := base.QueueOf(j)
 		u.jobShare[j] = float64(equalShare(jobsIn[q], int64(u.shareMB[q])))
 	}
@@ -115,9 +115,9 @@ func (u *Update) Control(s *sim.Sim) {
 	// so one made runnable between updates is offered a node at once. Jobs
 	// waiting on anything else (a paper's admission control) have not
 	// reached the scheduler.
-	for _, j := range s.Waiting() {
+	for _, j := range h.Waiting() {
 		if j.AM != nil && u.conf.capped(base.QueueOf(j)) {
-			u.demand[j] = s.Normalized(j.AM.Req)
+			u.demand[j] = h.Normalized(j.AM.Req)
 		}
 	}
 	u.queueDemand()
@@ -156,17 +156,17 @@ func (u *Update) queueDemand() {
 }
 
 // demand is what job j holds plus the normalized requests it asks for now.
-func demand(s *sim.Sim, j *sim.Job) sim.Res {
+func demand(h sim.Handle, j *sim.Job) sim.Res {
 	d := j.Alloc.Sub(j.OppAlloc)
 	if j.AM != nil && j.AM.State == sim.TaskPending {
-		return d.Add(s.Normalized(j.AM.Req))
+		return d.Add(h.Normalized(j.AM.Req))
 	}
-	if !s.HasPending(j) {
+	if !h.HasPending(j) {
 		return d
 	}
 	for _, st := range j.Stages {
 		if k := st.Asking(); k > 0 {
-			r := s.Normalized(st.Spec.Req)
+			r := h.Normalized(st.Spec.Req)
 			d = d.Add(sim.Res{VCores: r.VCores * int64(k), MemMB: r.MemMB * int64(k)})
 		}
 	}
@@ -176,7 +176,7 @@ func demand(s *sim.Sim, j *sim.Job) sim.Res {
 // Offers reports whether job j offers itself for a container: its demand as
 // of the last update differs from what it holds now (base.Allocator's
 // Considers).
-func (u *Update) Offers(_ *sim.Sim, j *sim.Job) bool {
+func (u *Update) Offers(_ sim.Handle, j *sim.Job) bool {
 	return u.demand[j] != j.Alloc.Sub(j.OppAlloc)
 }
 
@@ -192,10 +192,10 @@ func (u *Update) JobShareMB(j *sim.Job) float64 { return u.jobShare[j] }
 func (u *Update) QueueDemandMB(q string) int64 { return u.queueDemandMB[q] }
 
 // JobFinished implements sim.JobListener: a finished job leaves the cache.
-func (u *Update) JobFinished(_ *sim.Sim, j *sim.Job) {
+func (u *Update) JobFinished(_ sim.Handle, j *sim.Job) {
 	delete(u.demand, j)
 	delete(u.jobShare, j)
 }
 
 // JobArrived implements sim.JobListener.
-func (u *Update) JobArrived(*sim.Sim, *sim.Job) {}
+func (u *Update) JobArrived(sim.Handle, *sim.Job) {}

@@ -15,13 +15,13 @@ import (
 type Order struct{}
 
 // Prepare implements base.Order.
-func (Order) Prepare(*sim.Sim) {}
+func (Order) Prepare(sim.Handle) {}
 
 // IdleNoop implements sim.IdleNoop: Prepare does nothing.
 func (Order) IdleNoop() bool { return true }
 
 // Less implements base.Order.
-func (Order) Less(_ *sim.Sim, a, b *sim.Job) bool { return a.ID < b.ID }
+func (Order) Less(_ sim.Handle, a, b *sim.Job) bool { return a.ID < b.ID }
 
 // New builds a FIFO policy.
 func New(base.Spec) (*sim.Policy, error) {

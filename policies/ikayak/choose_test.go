@@ -11,10 +11,10 @@ import (
 // naiveChoose is Alg. 1 as written: every usable node evaluated in full
 // (Alg. 2 waits included), the best (case, key) first in node order, and an
 // executor keeps its reserved node unless another node is in a better case.
-func naiveChoose(r *Reservation, s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.Node {
+func naiveChoose(r *Reservation, s sim.Handle, t *sim.Task, exclude *sim.Node) *sim.Node {
 	var best *sim.Node
 	bestCase, bestKey := CaseNone+1, math.Inf(1)
-	for _, n := range s.Nodes {
+	for _, n := range s.Nodes() {
 		if !usable(n, t, exclude) {
 			continue
 		}
@@ -43,14 +43,14 @@ type checkedChoice struct {
 	cases [CaseNone + 1]int
 }
 
-func (c *checkedChoice) Choose(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.Node {
-	got, want := c.r.Choose(s, t, exclude), naiveChoose(c.r, s, t, exclude)
+func (c *checkedChoice) Choose(h sim.Handle, t *sim.Task, exclude *sim.Node) *sim.Node {
+	got, want := c.r.Choose(h, t, exclude), naiveChoose(c.r, h, t, exclude)
 	if got != want {
-		c.t.Fatalf("t=%d %s: Choose gave %v, the full evaluation %v", s.Now(), t, got, want)
+		c.t.Fatalf("t=%d %s: Choose gave %v, the full evaluation %v", h.Now(), t, got, want)
 	}
 	c.calls++
 	if want != nil {
-		cs, _ := c.r.Evaluate(s, want, t)
+		cs, _ := c.r.Evaluate(h, want, t)
 		c.cases[cs]++
 	}
 	return got

@@ -12,7 +12,7 @@ import (
 // from its ID, so that Alg. 2's waits differ between nodes.
 type byID struct{}
 
-func (byID) Remaining(_ *sim.Sim, t *sim.Task) float64 { return float64(t.ID%7) * 30 }
+func (byID) Remaining(_ sim.Handle, t *sim.Task) float64 { return float64(t.ID%7) * 30 }
 
 // TestChooseNowMatchesChoose: the placer's shortcut for executors behind
 // the head request (Reservation.ChooseNow) against its naive reference,
@@ -40,11 +40,11 @@ func TestChooseNowMatchesChoose(t *testing.T) {
 						if k >= 0 {
 							exclude = s.Nodes[k]
 						}
-						want := r.Choose(s, tk, exclude)
+						want := r.Choose(s.Handle(), tk, exclude)
 						if want != nil && !s.CalcOn(want).Fits(tk.Req, want.Free()) { // as the scheduler compares
 							want = nil
 						}
-						if got := r.ChooseNow(s, tk, exclude); got != want {
+						if got := r.ChooseNow(s.Handle(), tk, exclude); got != want {
 							t.Fatalf("t=%d ms, %s, exclude %v: ChooseNow %v, Choose (fitting now) %v", s.Now(), tk, exclude, got, want)
 						}
 						checked++

@@ -14,11 +14,11 @@ import "yarngym/env/sim"
 type OneSparkApp struct{}
 
 // Allow implements base.Limit.
-func (OneSparkApp) Allow(s *sim.Sim, t *sim.Task, _ *sim.Node) bool {
+func (OneSparkApp) Allow(h sim.Handle, t *sim.Task, _ *sim.Node) bool {
 	if t.Kind != sim.KindAM || t.Job.Spec.Framework != "spark" {
 		return true
 	}
-	for _, j := range s.Active() {
+	for _, j := range h.Active() {
 		if j == t.Job || j.Spec.Framework != "spark" || j.AM == nil {
 			continue
 		}

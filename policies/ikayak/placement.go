@@ -13,7 +13,7 @@ import (
 // node now: the executor is considered again later). It never returns a node
 // reserved for another task, nor exclude.
 type Strategy interface {
-	Choose(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.Node
+	Choose(h sim.Handle, t *sim.Task, exclude *sim.Node) *sim.Node
 }
 
 // NowChooser is a Strategy that can answer a narrower question cheaply: for
@@ -22,7 +22,7 @@ type Strategy interface {
 // The placer asks it when it only launches where a task fits now (the
 // application's executors behind its head request).
 type NowChooser interface {
-	ChooseNow(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.Node
+	ChooseNow(h sim.Handle, t *sim.Task, exclude *sim.Node) *sim.Node
 }
 
 // amount is how many copies of req fit in r (the scarcer dimension): the
@@ -46,7 +46,7 @@ func usable(n *sim.Node, t *sim.Task, exclude *sim.Node) bool {
 // Remainer predicts a running reducer's remaining time in seconds (the
 // Predictor; tests use fixed values).
 type Remainer interface {
-	Remaining(s *sim.Sim, t *sim.Task) float64
+	Remaining(h sim.Handle, t *sim.Task) float64
 }
 
 // Case is the Alg. 1 case a node falls in for an executor request.
@@ -95,15 +95,15 @@ type reducerWait struct {
 // Evaluate returns node n's Alg. 1 case for executor t and its rank key
 // within the case (lower is better): -amount(R_free) in case 1,
 // -amount(R_free + R_map) in case 2, Wait^n in seconds in case 3.
-func (r *Reservation) Evaluate(s *sim.Sim, n *sim.Node, t *sim.Task) (Case, float64) {
-	return r.evaluate(s, n, t, CaseReduce)
+func (r *Reservation) Evaluate(h sim.Handle, n *sim.Node, t *sim.Task) (Case, float64) {
+	return r.evaluate(h, n, t, CaseReduce)
 }
 
 // evaluate is Evaluate worked out no further than case depth: a node in a
 // later case comes back as case depth+1 with key +Inf. Depth CaseFree skips
 // the map-held resource, CaseMap the reducers' waits (Alg. 2).
-func (r *Reservation) evaluate(s *sim.Sim, n *sim.Node, t *sim.Task, depth Case) (Case, float64) {
-	calc := s.CalcOn(n) // the scheduler's fit test (Capacity: memory only)
+func (r *Reservation) evaluate(h sim.Handle, n *sim.Node, t *sim.Task, depth Case) (Case, float64) {
+	calc := h.CalcOn(n) // the scheduler's fit test (Capacity: memory only)
 	free := n.Free()
 	if calc.Fits(t.Req, free) {
 		return CaseFree, -amount(free, t.Req)
@@ -127,9 +127,9 @@ func (r *Reservation) evaluate(s *sim.Sim, n *sim.Node, t *sim.Task, depth Case)
 	reds := r.reds[:0]
 	for _, c := range n.Containers {
 		if c.Container == sim.Guaranteed && c.Kind == sim.KindReduce {
-			rem := r.Pred.Remaining(s, c)
+			rem := r.Pred.Remaining(h, c)
 			if r.Susp != nil {
-				rem += r.Susp.Left(s, c)
+				rem += r.Susp.Left(h, c)
 			}
 			reds = append(reds, reducerWait{rem, c.Alloc, c.ID})
 		}
@@ -156,15 +156,15 @@ func (r *Reservation) evaluate(s *sim.Sim, n *sim.Node, t *sim.Task, depth Case)
 // Choose implements Strategy. The reducers' waits (Alg. 2, which asks the
 // predictor of every reducer) are only worked out when no node is in case 1
 // or 2, since any such node beats every case-3 node.
-func (r *Reservation) Choose(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.Node {
+func (r *Reservation) Choose(h sim.Handle, t *sim.Task, exclude *sim.Node) *sim.Node {
 	depth := CaseMap
-	best, bestCase := r.choose(s, t, exclude, depth)
+	best, bestCase := r.choose(h, t, exclude, depth)
 	if bestCase > CaseMap {
 		depth = CaseReduce
-		best, bestCase = r.choose(s, t, exclude, depth)
+		best, bestCase = r.choose(h, t, exclude, depth)
 	}
 	if cur := t.ReservedOn(); cur != nil {
-		c, _ := r.evaluate(s, cur, t, depth)
+		c, _ := r.evaluate(h, cur, t, depth)
 		if c == CaseFree || bestCase >= c {
 			return cur
 		}
@@ -181,8 +181,8 @@ func (r *Reservation) Choose(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.No
 // node is in case 1, and it is then the best of those (the most free
 // resource, the first in node order among equals): neither the map-held
 // resource nor the reducers' waits (Alg. 2) need working out.
-func (r *Reservation) ChooseNow(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.Node {
-	if best, c := r.choose(s, t, exclude, CaseFree); c == CaseFree {
+func (r *Reservation) ChooseNow(h sim.Handle, t *sim.Task, exclude *sim.Node) *sim.Node {
+	if best, c := r.choose(h, t, exclude, CaseFree); c == CaseFree {
 		return best
 	}
 	return nil
@@ -190,14 +190,14 @@ func (r *Reservation) ChooseNow(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim
 
 // choose is the usable node with the best (case, key), the first in node
 // order among equals, each node evaluated no further than depth.
-func (r *Reservation) choose(s *sim.Sim, t *sim.Task, exclude *sim.Node, depth Case) (*sim.Node, Case) {
+func (r *Reservation) choose(h sim.Handle, t *sim.Task, exclude *sim.Node, depth Case) (*sim.Node, Case) {
 	var best *sim.Node
 	bestCase, bestKey := CaseNone+1, math.Inf(1)
-	for _, n := range s.Nodes {
+	for _, n := range h.Nodes() {
 		if !usable(n, t, exclude) {
 			continue
 		}
-		c, k := r.evaluate(s, n, t, depth)
+		c, k := r.evaluate(h, n, t, depth)
 		if c < bestCase || (c == bestCase && k < bestKey) {
 			best, bestCase, bestKey = n, c, k
 		}
@@ -223,13 +223,13 @@ type SpreadOut struct {
 }
 
 // Choose implements Strategy.
-func (so *SpreadOut) Choose(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.Node {
+func (so *SpreadOut) Choose(h sim.Handle, t *sim.Task, exclude *sim.Node) *sim.Node {
 	if cur := t.ReservedOn(); cur != nil {
 		return cur
 	}
 	var best *sim.Node
 	bestMine, bestFree := 0, int64(0)
-	for _, n := range s.Nodes {
+	for _, n := range h.Nodes() {
 		if !usable(n, t, exclude) {
 			continue
 		}
@@ -243,7 +243,7 @@ func (so *SpreadOut) Choose(s *sim.Sim, t *sim.Task, exclude *sim.Node) *sim.Nod
 				}
 			}
 		}
-		if !s.CalcOn(n).Fits(t.Req, sparkFree) {
+		if !h.CalcOn(n).Fits(t.Req, sparkFree) {
 			continue
 		}
 		better := best == nil

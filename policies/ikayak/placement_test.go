@@ -27,10 +27,10 @@ func layout(t *testing.T, per map[int][]take) *sim.Sim {
 		sparkSpec("spark", 0, 4, 300, res(4, 6144)),
 		sparkSpec("other", 0, 8, 300, res(2, 4096)),
 	}
-	lay := &script{pick: func(s *sim.Sim, n *sim.Node) []*sim.Task {
+	lay := &script{pick: func(h sim.Handle, n *sim.Node) []*sim.Task {
 		var out []*sim.Task
 		for _, e := range per[int(n.ID)] {
-			out = append(out, pending(s, e.j, e.st, e.k)...)
+			out = append(out, pending(h, e.j, e.st, e.k)...)
 		}
 		return out
 	}}
@@ -48,7 +48,7 @@ func layout(t *testing.T, per map[int][]take) *sim.Sim {
 // fixed gives reducers remaining times by their launch order on each node.
 type fixed map[int32][]float64
 
-func (f fixed) Remaining(s *sim.Sim, t *sim.Task) float64 {
+func (f fixed) Remaining(h sim.Handle, t *sim.Task) float64 {
 	k := 0
 	for _, c := range t.Node.Containers {
 		if c == t {
@@ -131,16 +131,16 @@ func TestReservationPlacement(t *testing.T) {
 				}
 			}
 			for i, n := range s.Nodes {
-				cs, k := r.Evaluate(s, n, ex)
+				cs, k := r.Evaluate(s.Handle(), n, ex)
 				if cs != c.cases[i] || (!math.IsNaN(c.keys[i]) && !near(k, c.keys[i], 1e-9) && !(math.IsInf(k, 1) && math.IsInf(c.keys[i], 1))) {
 					t.Errorf("node %d: case %d key %v, want case %d key %v", i, cs, k, c.cases[i], c.keys[i])
 				}
 			}
-			if got := r.Choose(s, ex, nil); got == nil || int(got.ID) != c.want {
+			if got := r.Choose(s.Handle(), ex, nil); got == nil || int(got.ID) != c.want {
 				t.Fatalf("chose %v, want node %d", got, c.want)
 			}
 			// Excluding the best moves the choice on; the placer reserves it.
-			if got := r.Choose(s, ex, s.Nodes[c.want]); got != nil && int(got.ID) == c.want {
+			if got := r.Choose(s.Handle(), ex, s.Nodes[c.want]); got != nil && int(got.ID) == c.want {
 				t.Fatalf("chose the excluded node %d", c.want)
 			}
 		})
@@ -161,7 +161,7 @@ func TestPlacerReservesChosenNode(t *testing.T) {
 	pl := NewPlacer(a, &Reservation{Pred: fixed{1: {9, 9, 9, 9, 9, 9, 9}, 2: {9, 9, 9}, 3: {9, 9, 9, 9, 9, 9, 9}}})
 	ex := executor(s)
 	// Node 3 heartbeats; the best is node 0 (free + maps suffice): reserved.
-	if pl.place(s, ex, s.Nodes[3], nil, true) {
+	if pl.place(s.Handle(), ex, s.Nodes[3], nil, true) {
 		t.Fatal("the executor was sent to the heartbeating node")
 	}
 	if ex.ReservedOn() != s.Nodes[0] {
@@ -170,7 +170,7 @@ func TestPlacerReservesChosenNode(t *testing.T) {
 	// A second executor of the application, placed without a reservation
 	// of its own, waits: it does not fit anywhere now.
 	ex2 := s.Jobs[1].Stages[0].Tasks[1]
-	if pl.place(s, ex2, s.Nodes[3], s.Nodes[3], false) || ex2.ReservedOn() != nil || ex2.State != sim.TaskPending {
+	if pl.place(s.Handle(), ex2, s.Nodes[3], s.Nodes[3], false) || ex2.ReservedOn() != nil || ex2.State != sim.TaskPending {
 		t.Fatal("a second executor was placed or reserved")
 	}
 	if err := sim.CheckInvariants(s); err != nil {
@@ -189,25 +189,25 @@ func TestSpreadOut(t *testing.T) {
 	// node 2 full of maps; node 3 holds a <4, 6 GB> executor of "spark".
 	s := layout(t, map[int][]take{0: {{2, 0, 2}}, 1: {{2, 0, 1}}, 2: {{0, 0, 8}}, 3: {{1, 0, 1}}})
 	ex := s.Jobs[2].Stages[0].Tasks[3]
-	if got := (&SpreadOut{}).Choose(s, ex, nil); got == nil || got.ID != 2 {
+	if got := (&SpreadOut{}).Choose(s.Handle(), ex, nil); got == nil || got.ID != 2 {
 		t.Fatalf("SpreadOut chose %v, want node 2 (none of the application's executors, 8 Spark-free cores)", got)
 	}
-	if got := (&SpreadOut{Pack: true}).Choose(s, ex, nil); got == nil || got.ID != 0 {
+	if got := (&SpreadOut{Pack: true}).Choose(s.Handle(), ex, nil); got == nil || got.ID != 0 {
 		t.Fatalf("NonSpreadOut chose %v, want node 0 (most of the application's executors, room for one more)", got)
 	}
-	if got := (&SpreadOut{}).Choose(s, ex, s.Nodes[2]); got == nil || got.ID != 3 {
+	if got := (&SpreadOut{}).Choose(s.Handle(), ex, s.Nodes[2]); got == nil || got.ID != 3 {
 		t.Fatalf("SpreadOut without node 2 chose %v, want node 3", got)
 	}
 	// A <4, 6 GB> executor: node 0 has 8 - 4 = 4 Spark-free cores, 16 - 8 =
 	// 8 GB: usable; NonSpreadOut for "spark" prefers node 3 (one of its own).
-	if got := (&SpreadOut{Pack: true}).Choose(s, s.Jobs[1].Stages[0].Tasks[1], nil); got == nil || got.ID != 3 {
+	if got := (&SpreadOut{Pack: true}).Choose(s.Handle(), s.Jobs[1].Stages[0].Tasks[1], nil); got == nil || got.ID != 3 {
 		t.Fatalf("NonSpreadOut chose %v for spark, want node 3", got)
 	}
 	// Reserved executors keep their node.
 	if err := s.Reserve(s.Nodes[1], ex); err != nil {
 		t.Fatal(err)
 	}
-	if got := (&SpreadOut{}).Choose(s, ex, nil); got != s.Nodes[1] {
+	if got := (&SpreadOut{}).Choose(s.Handle(), ex, nil); got != s.Nodes[1] {
 		t.Fatalf("a reserved executor moved to %v", got)
 	}
 }

@@ -9,7 +9,7 @@ import (
 // allocation loop (iKayak's map assignment to resources freed by suspended
 // reducers; Alg. 3's locality-aware shrinking).
 type PreStep interface {
-	Assign(s *sim.Sim, n *sim.Node, pl *Placer)
+	Assign(h sim.Handle, n *sim.Node, pl *Placer)
 }
 
 // Placer is the allocator of iKayak and of the executor-placement baselines.
@@ -56,7 +56,7 @@ func NewPlacer(a *base.Allocator, st Strategy) *Placer {
 // application (queue capacity, AM limit: they do not depend on the node).
 type placement struct{ p *Placer }
 
-func (l placement) Allow(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
+func (l placement) Allow(h sim.Handle, t *sim.Task, n *sim.Node) bool {
 	p := l.p
 	if p.On == 0 || t.Kind != sim.KindExecutor || t.ReservedOn() == n {
 		return true
@@ -66,18 +66,18 @@ func (l placement) Allow(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 	here := false
 	st := t.Stage
 	for _, o := range st.Tasks {
-		if o.State != sim.TaskPending || !s.Requestable(o) {
+		if o.State != sim.TaskPending || !h.Requestable(o) {
 			continue
 		}
 		if o == t {
-			here = p.place(s, o, n, nil, true)
+			here = p.place(h, o, n, nil, true)
 		} else if o.ReservedOn() == nil && (!here || st.Spec.MaxRunning == 0 || st.Running+1 < st.Spec.MaxRunning) {
 			// Once t is to launch here it holds one of the stage's
 			// MaxRunning containers: the others get what is left.
 			// Not on n (the loop serves n for t only), and only where it fits
 			// now: an application holds one reservation at a time, for the
 			// request at its head, as in YARN.
-			p.place(s, o, n, n, false)
+			p.place(h, o, n, n, false)
 		}
 	}
 	return here
@@ -86,32 +86,32 @@ func (l placement) Allow(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 // place runs the strategy for executor t while node n heartbeats (never
 // choosing exclude); it returns true when t should go to the allocation loop
 // on n, which launches it there or reserves n and stops.
-func (p *Placer) place(s *sim.Sim, t *sim.Task, n, exclude *sim.Node, reserve bool) bool {
+func (p *Placer) place(h sim.Handle, t *sim.Task, n, exclude *sim.Node, reserve bool) bool {
 	if _, ok := p.requested[t.ID]; !ok {
-		p.requested[t.ID] = s.Now()
+		p.requested[t.ID] = h.Now()
 	}
 	var best *sim.Node
 	if nc, ok := p.Strategy.(NowChooser); ok && !reserve && t.ReservedOn() == nil {
 		// Only a node t fits now matters: anything else ends in "not now".
-		if best = nc.ChooseNow(s, t, exclude); best == nil {
+		if best = nc.ChooseNow(h, t, exclude); best == nil {
 			return false
 		}
 	} else {
-		best = p.Strategy.Choose(s, t, exclude)
+		best = p.Strategy.Choose(h, t, exclude)
 	}
 	switch {
 	case best == nil:
 		return false
 	case best == n:
-		if cur := t.ReservedOn(); cur != nil && !s.FitsFree(t.Req, n) {
-			s.Unreserve(cur) // the loop reserves n instead
+		if cur := t.ReservedOn(); cur != nil && !h.FitsFree(t.Req, n) {
+			h.Unreserve(cur) // the loop reserves n instead
 		}
 		return true
-	case s.FitsFree(t.Req, best):
-		if !p.Allowed(s, t, best) {
+	case h.FitsFree(t.Req, best):
+		if !p.Allowed(h, t, best) {
 			return false
 		}
-		if err := p.Launch(s, t, best, t.Req); err != nil {
+		if err := p.Launch(h, t, best, t.Req); err != nil {
 			panic(err) // the strategy returned a usable node the request fits
 		}
 		return false
@@ -120,26 +120,26 @@ func (p *Placer) place(s *sim.Sim, t *sim.Task, n, exclude *sim.Node, reserve bo
 	}
 	if cur := t.ReservedOn(); cur != best {
 		if cur != nil {
-			s.Unreserve(cur)
+			h.Unreserve(cur)
 		}
-		_ = s.Reserve(best, t) // cannot fail: best is usable for t and t is requested
+		_ = h.Reserve(best, t) // cannot fail: best is usable for t and t is requested
 	}
 	return false
 }
 
 // Allocate implements sim.Allocator.
-func (p *Placer) Allocate(s *sim.Sim, n *sim.Node) {
+func (p *Placer) Allocate(h sim.Handle, n *sim.Node) {
 	for _, st := range p.Pre {
-		st.Assign(s, n, p)
+		st.Assign(h, n, p)
 	}
-	p.Base.Allocate(s, n)
+	p.Base.Allocate(h, n)
 }
 
 // Allowed applies the base allocator's limits (queue max-capacity, the AM
 // limit) to launching t on n.
-func (p *Placer) Allowed(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
+func (p *Placer) Allowed(h sim.Handle, t *sim.Task, n *sim.Node) bool {
 	for _, l := range p.limits {
-		if !l.Allow(s, t, n) {
+		if !l.Allow(h, t, n) {
 			return false
 		}
 	}
@@ -148,56 +148,56 @@ func (p *Placer) Allowed(s *sim.Sim, t *sim.Task, n *sim.Node) bool {
 
 // Launch starts t on n in a guaranteed container (shrunk to size when it is
 // smaller than the request) and tells the base allocator's hooks.
-func (p *Placer) Launch(s *sim.Sim, t *sim.Task, n *sim.Node, size sim.Res) error {
+func (p *Placer) Launch(h sim.Handle, t *sim.Task, n *sim.Node, size sim.Res) error {
 	var err error
 	if size == t.Req {
-		err = s.Launch(t, n, sim.Guaranteed)
+		err = h.Launch(t, n, sim.Guaranteed)
 	} else {
-		err = s.LaunchShrunk(t, n, size)
+		err = h.LaunchShrunk(t, n, size)
 	}
 	if err != nil {
 		return err
 	}
-	for _, h := range p.Base.Hooks { // p itself among them
-		h.Launched(s, t)
+	for _, hook := range p.Base.Hooks { // p itself among them
+		hook.Launched(h, t)
 	}
 	if size != t.Req && p.Base.Order != nil {
 		// Hooks book the request; re-take the order's usage snapshot (the
 		// Capacity scheduler's per-queue use) from what containers hold.
-		p.Base.Order.Prepare(s)
+		p.Base.Order.Prepare(h)
 	}
 	return nil
 }
 
-func (p *Placer) launchedExecutor(s *sim.Sim, t *sim.Task) {
+func (p *Placer) launchedExecutor(h sim.Handle, t *sim.Task) {
 	if at, ok := p.requested[t.ID]; ok {
 		p.Placed++
-		p.WaitSum += s.Now() - at
+		p.WaitSum += h.Now() - at
 		delete(p.requested, t.ID)
 	}
 }
 
 // Ranked returns the jobs wanting containers in the scheduler's order (a
 // copy, valid until the next call).
-func (p *Placer) Ranked(s *sim.Sim) []*sim.Job {
-	p.jobs = append(p.jobs[:0], p.Base.Ranked(s)...)
+func (p *Placer) Ranked(h sim.Handle) []*sim.Job {
+	p.jobs = append(p.jobs[:0], p.Base.Ranked(h)...)
 	return p.jobs
 }
 
 // TaskEnded implements sim.TaskListener: it forwards to the placer's parts
 // and books executors launched by the base loop on their reserved node.
-func (p *Placer) TaskEnded(s *sim.Sim, t *sim.Task, o sim.Outcome) {
+func (p *Placer) TaskEnded(h sim.Handle, t *sim.Task, o sim.Outcome) {
 	for _, l := range p.Listeners {
-		l.TaskEnded(s, t, o)
+		l.TaskEnded(h, t, o)
 	}
 }
 
 // Launched implements base.Launched: executors launched by the placer or by
 // the base loop (on the node reserved for them) count towards the placement
 // statistics.
-func (p *Placer) Launched(s *sim.Sim, t *sim.Task) {
+func (p *Placer) Launched(h sim.Handle, t *sim.Task) {
 	if t.Kind == sim.KindExecutor {
-		p.launchedExecutor(s, t)
+		p.launchedExecutor(h, t)
 	}
 }
 

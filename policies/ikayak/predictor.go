@@ -113,15 +113,15 @@ func (p *Predictor) Model() *TSModel { return p.model }
 func (p *Predictor) ControlIntervalMs() sim.Ms { return sim.Ms(p.IntervalS * 1000) }
 
 // Control samples every running reducer.
-func (p *Predictor) Control(s *sim.Sim) {
-	for _, j := range s.Active() {
+func (p *Predictor) Control(h sim.Handle) {
+	for _, j := range h.Active() {
 		for _, st := range j.Stages {
 			if st.Spec.Kind != sim.KindReduce || st.Running == 0 {
 				continue
 			}
 			for _, t := range st.Tasks {
 				if t.Node != nil {
-					p.sample(s, t)
+					p.sample(h, t)
 				}
 			}
 		}
@@ -177,9 +177,9 @@ func (p *Predictor) trackOf(t *sim.Task) *track {
 	return tr
 }
 
-func (p *Predictor) sample(s *sim.Sim, t *sim.Task) {
+func (p *Predictor) sample(h sim.Handle, t *sim.Task) {
 	tr := p.trackOf(t)
-	now, prog := s.Now(), t.Progress()
+	now, prog := h.Now(), t.Progress()
 	if t.Suspended() {
 		// No measurement while suspended; a new segment starts on resume.
 		tr.pending, tr.resumed, tr.started = false, true, true
@@ -345,9 +345,9 @@ func (p *Predictor) remaining(t *sim.Task, tr *track, prog float64, class int, u
 // aged by the time since it was made. A reducer not yet sampled is predicted
 // from the running mean rates of the phases (or, before any sample at all,
 // from its elapsed time and progress).
-func (p *Predictor) Remaining(s *sim.Sim, t *sim.Task) float64 {
+func (p *Predictor) Remaining(h sim.Handle, t *sim.Task) float64 {
 	if tr := p.tracks[t.ID]; tr != nil && tr.attempt == t.Attempt && tr.hasRem {
-		return math.Max(0, tr.remS-float64(s.Now()-tr.lastMs)/1000)
+		return math.Max(0, tr.remS-float64(h.Now()-tr.lastMs)/1000)
 	}
 	prog := t.Progress()
 	class := classOf(t)
@@ -355,7 +355,7 @@ func (p *Predictor) Remaining(s *sim.Sim, t *sim.Task) float64 {
 		tr := &track{x: [nx]float64{p.prior[class], p.prior[class], 1, 1, inputSize(t.Job), 1}, ungated: class != classGated}
 		return p.remaining(t, tr, prog, class, 1, inputSize(t.Job))
 	}
-	el := float64(s.Now()-t.StartMs) / 1000
+	el := float64(h.Now()-t.StartMs) / 1000
 	if prog <= 0 {
 		return math.Inf(1)
 	}
@@ -397,7 +397,7 @@ func nrmse(at, pred []float64, end float64, keep func(i int) bool) float64 {
 // TaskEnded implements sim.TaskListener: a finished reducer's predictions
 // are scored against its actual remaining times (NRMSE, Fig. 9): the RMS
 // error over its samples divided by the range of the actual remaining time.
-func (p *Predictor) TaskEnded(s *sim.Sim, t *sim.Task, o sim.Outcome) {
+func (p *Predictor) TaskEnded(h sim.Handle, t *sim.Task, o sim.Outcome) {
 	if t.Kind != sim.KindReduce {
 		return
 	}

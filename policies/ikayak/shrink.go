@@ -37,7 +37,7 @@ func (sh *Shrinker) Mu() float64 {
 
 // TaskEnded implements sim.TaskListener: finished maps count as local or
 // remote accesses.
-func (sh *Shrinker) TaskEnded(_ *sim.Sim, t *sim.Task, o sim.Outcome) {
+func (sh *Shrinker) TaskEnded(_ sim.Handle, t *sim.Task, o sim.Outcome) {
 	if t.Kind != sim.KindMap || o != sim.Finished {
 		return
 	}
@@ -70,14 +70,14 @@ func full(n *sim.Node) bool {
 }
 
 // Assign implements PreStep.
-func (sh *Shrinker) Assign(s *sim.Sim, n *sim.Node, pl *Placer) {
+func (sh *Shrinker) Assign(h sim.Handle, n *sim.Node, pl *Placer) {
 	if sh.On == 0 || n.Reserved != nil || full(n) {
 		// A full node is the common case: do not rank the jobs for it (the
 		// ranking's usage snapshot is taken again by the base loop).
 		return
 	}
 	mu := sh.Mu()
-	for _, j := range pl.Ranked(s) {
+	for _, j := range pl.Ranked(h) {
 		if full(n) {
 			return
 		}
@@ -87,7 +87,7 @@ func (sh *Shrinker) Assign(s *sim.Sim, n *sim.Node, pl *Placer) {
 		}
 		sh.cand = sh.cand[:0]
 		for _, t := range ms.Tasks {
-			if t.State == sim.TaskPending && s.Requestable(t) && s.LocalityOf(t, n) == sim.NodeLocal {
+			if t.State == sim.TaskPending && h.Requestable(t) && h.LocalityOf(t, n) == sim.NodeLocal {
 				sh.cand = append(sh.cand, t)
 			}
 		}
@@ -102,13 +102,13 @@ func (sh *Shrinker) Assign(s *sim.Sim, n *sim.Node, pl *Placer) {
 			// increment.
 			probe := *t
 			probe.Req, probe.Sized = size, true
-			if !s.CalcOn(n).Fits(size, n.Free()) || !pl.Allowed(s, &probe, n) {
+			if !h.CalcOn(n).Fits(size, n.Free()) || !pl.Allowed(h, &probe, n) {
 				break
 			}
-			if err := pl.Launch(s, t, n, size); err != nil {
+			if err := pl.Launch(h, t, n, size); err != nil {
 				panic(err)
 			}
-			j.Misses = 0 // a node-local launch, as in delay scheduling
+			pl.Base.ResetMisses(h, j) // a node-local launch, as in delay scheduling
 			if size != t.Req {
 				sh.Shrunk++
 			}

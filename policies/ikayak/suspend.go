@@ -69,9 +69,9 @@ func (su *Suspender) Duration(lambda float64) float64 {
 
 // Lambda computes the delay factor from the vCores held by the active
 // Spark and MapReduce jobs.
-func Lambda(s *sim.Sim) float64 {
+func Lambda(h sim.Handle) float64 {
 	var spark, mr int64
-	for _, j := range s.Active() {
+	for _, j := range h.Active() {
 		switch j.Spec.Framework {
 		case "spark":
 			spark += j.Alloc.VCores
@@ -89,8 +89,8 @@ func Lambda(s *sim.Sim) float64 {
 func (su *Suspender) ControlIntervalMs() sim.Ms { return sim.Ms(math.Max(su.T, 1) * 1000) }
 
 // Control suspends the idle reducers for T_suspend.
-func (su *Suspender) Control(s *sim.Sim) {
-	su.lambda = Lambda(s)
+func (su *Suspender) Control(h sim.Handle) {
+	su.lambda = Lambda(h)
 	if su.On == 0 {
 		return
 	}
@@ -99,10 +99,10 @@ func (su *Suspender) Control(s *sim.Sim) {
 	if d <= 0 {
 		return
 	}
-	until := s.Now() + sim.Ms(d*1000)
+	until := h.Now() + sim.Ms(d*1000)
 	// A snapshot: Suspend brings its node up to now, which can finish a
 	// task and with it a job, removing that job from s.Active() mid-loop.
-	for _, j := range slices.Clone(s.Active()) {
+	for _, j := range slices.Clone(h.Active()) {
 		if len(j.Stages) < 2 || j.Stages[0].Done == len(j.Stages[0].Tasks) {
 			continue
 		}
@@ -111,11 +111,11 @@ func (su *Suspender) Control(s *sim.Sim) {
 				continue
 			}
 			for _, t := range st.Tasks {
-				if t.State == sim.TaskRunning && t.Gated() && s.Suspend(t) == nil {
+				if t.State == sim.TaskRunning && t.Gated() && h.Suspend(t) == nil {
 					su.suspended = append(su.suspended, t)
 					su.until[t.ID] = until
 					if su.Swap != 0 {
-						su.swapAt[t.ID] = s.Now() + su.half()
+						su.swapAt[t.ID] = h.Now() + su.half()
 					}
 					su.total++
 					if j.Stages[0].Pending > 0 {
@@ -133,7 +133,7 @@ func (su *Suspender) half() sim.Ms { return sim.Ms(math.Max(su.OverheadS, 0) * 5
 // Monitor implements sim.NodeMonitor: page out n's suspended reducers whose
 // swap-out time has come, and resume those whose suspension has run out, if
 // their resources fit.
-func (su *Suspender) Monitor(s *sim.Sim, n *sim.Node) {
+func (su *Suspender) Monitor(h sim.Handle, n *sim.Node) {
 	keep := su.suspended[:0]
 	for _, t := range su.suspended {
 		if !t.Suspended() {
@@ -145,7 +145,7 @@ func (su *Suspender) Monitor(s *sim.Sim, n *sim.Node) {
 			keep = append(keep, t)
 			continue
 		}
-		if s.Now() >= su.until[t.ID] && s.Resume(t) == nil {
+		if h.Now() >= su.until[t.ID] && h.Resume(t) == nil {
 			if ms := t.Job.Stages[0]; ms.Done == len(ms.Tasks) {
 				su.lateResumes++
 			}
@@ -153,8 +153,8 @@ func (su *Suspender) Monitor(s *sim.Sim, n *sim.Node) {
 			delete(su.swapAt, t.ID)
 			continue
 		}
-		if at, ok := su.swapAt[t.ID]; ok && s.Now() >= at && s.Now() < su.until[t.ID] {
-			if err := s.SwapOut(t, su.half()); err != nil {
+		if at, ok := su.swapAt[t.ID]; ok && h.Now() >= at && h.Now() < su.until[t.ID] {
+			if err := h.SwapOut(t, su.half()); err != nil {
 				panic(err)
 			}
 			delete(su.swapAt, t.ID)
@@ -166,7 +166,7 @@ func (su *Suspender) Monitor(s *sim.Sim, n *sim.Node) {
 }
 
 // Left is how much longer reducer t stays suspended, in seconds.
-func (su *Suspender) Left(s *sim.Sim, t *sim.Task) float64 {
+func (su *Suspender) Left(h sim.Handle, t *sim.Task) float64 {
 	if !t.Suspended() {
 		return 0
 	}
@@ -174,19 +174,19 @@ func (su *Suspender) Left(s *sim.Sim, t *sim.Task) float64 {
 	if !ok {
 		return 0
 	}
-	return math.Max(0, float64(at-s.Now())/1000)
+	return math.Max(0, float64(at-h.Now())/1000)
 }
 
 // JobArrived implements sim.JobListener (lambda is event driven by
 // application submissions).
-func (su *Suspender) JobArrived(s *sim.Sim, _ *sim.Job) { su.lambda = Lambda(s) }
+func (su *Suspender) JobArrived(h sim.Handle, _ *sim.Job) { su.lambda = Lambda(h) }
 
 // JobFinished implements sim.JobListener.
-func (su *Suspender) JobFinished(s *sim.Sim, _ *sim.Job) { su.lambda = Lambda(s) }
+func (su *Suspender) JobFinished(h sim.Handle, _ *sim.Job) { su.lambda = Lambda(h) }
 
 // Assign implements PreStep: the vCores released by a job's suspended
 // reducers on n go to that job's pending maps first (node-local ones first).
-func (su *Suspender) Assign(s *sim.Sim, n *sim.Node, pl *Placer) {
+func (su *Suspender) Assign(h sim.Handle, n *sim.Node, pl *Placer) {
 	if len(su.suspended) == 0 || (n.Reserved != nil) {
 		return
 	}
@@ -201,16 +201,16 @@ func (su *Suspender) Assign(s *sim.Sim, n *sim.Node, pl *Placer) {
 		}
 		for _, local := range []bool{true, false} {
 			for _, t := range ms.Tasks {
-				if !s.FitsFree(t.Req, n) {
+				if !h.FitsFree(t.Req, n) {
 					break
 				}
-				if t.State != sim.TaskPending || !s.Requestable(t) || (local && s.LocalityOf(t, n) != sim.NodeLocal) {
+				if t.State != sim.TaskPending || !h.Requestable(t) || (local && h.LocalityOf(t, n) != sim.NodeLocal) {
 					continue
 				}
-				if !pl.Allowed(s, t, n) {
+				if !pl.Allowed(h, t, n) {
 					break
 				}
-				if err := pl.Launch(s, t, n, t.Req); err != nil {
+				if err := pl.Launch(h, t, n, t.Req); err != nil {
 					panic(err)
 				}
 			}

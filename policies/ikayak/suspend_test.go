@@ -146,29 +146,29 @@ func TestSuspension(t *testing.T) {
 // script launches, at each node's first heartbeat from 1 s on, the tasks its
 // layout function picks, then nothing.
 type script struct {
-	pick func(s *sim.Sim, n *sim.Node) []*sim.Task
+	pick func(h sim.Handle, n *sim.Node) []*sim.Task
 	done map[int32]bool
 }
 
-func (a *script) Allocate(s *sim.Sim, n *sim.Node) {
+func (a *script) Allocate(h sim.Handle, n *sim.Node) {
 	if a.done == nil {
 		a.done = map[int32]bool{}
 	}
-	if a.done[n.ID] || s.Now() < 1000 { // every job of the tests has arrived by 1 s
+	if a.done[n.ID] || h.Now() < 1000 { // every job of the tests has arrived by 1 s
 		return
 	}
 	a.done[n.ID] = true
-	for _, t := range a.pick(s, n) {
-		if err := s.Launch(t, n, sim.Guaranteed); err != nil {
+	for _, t := range a.pick(h, n) {
+		if err := h.Launch(t, n, sim.Guaranteed); err != nil {
 			panic(err)
 		}
 	}
 }
 
 // pending returns the first k pending tasks of stage st of job j.
-func pending(s *sim.Sim, j, st, k int) []*sim.Task {
+func pending(s sim.Handle, j, st, k int) []*sim.Task {
 	var out []*sim.Task
-	for _, t := range s.Jobs[j].Stages[st].Tasks {
+	for _, t := range s.Jobs()[j].Stages[st].Tasks {
 		if len(out) < k && t.State == sim.TaskPending && s.Requestable(t) {
 			out = append(out, t)
 		}
@@ -187,8 +187,8 @@ func TestSuspendedVCoresGoToOwnMaps(t *testing.T) {
 		mrSpec("first", 0, 20, 300, 0, 0, res(1, 1024), 0),
 		mrSpec("mine", 0, 20, 300, 2, 60, res(1, 1024), 0),
 	}
-	lay := &script{pick: func(s *sim.Sim, n *sim.Node) []*sim.Task {
-		return append(pending(s, 0, 0, 6), pending(s, 1, 1, 2)...) // 6 maps of "first", 2 reducers of "mine"
+	lay := &script{pick: func(h sim.Handle, n *sim.Node) []*sim.Task {
+		return append(pending(h, 0, 0, 6), pending(h, 1, 1, 2)...) // 6 maps of "first", 2 reducers of "mine"
 	}}
 	s, err := sim.New(sim.Config{Nodes: nodes, Jobs: jobs, Policy: &sim.Policy{Name: "script", Allocate: lay}})
 	if err != nil {
@@ -205,7 +205,7 @@ func TestSuspendedVCoresGoToOwnMaps(t *testing.T) {
 		su.until[r.ID] = 60000
 	}
 	pl := &Placer{Base: &base.Allocator{}}
-	su.Assign(s, n, pl)
+	su.Assign(s.Handle(), n, pl)
 	var mine, first int
 	for _, tk := range n.Containers {
 		if tk.Kind == sim.KindMap {
@@ -238,8 +238,8 @@ func TestSwappedMemoryGoesToOwnMaps(t *testing.T) {
 			mrSpec("first", 0, 20, 300, 0, 0, res(1, 1024), 0),
 			mrSpec("mine", 0, 20, 300, 2, 60, res(1, 1024), 0),
 		}
-		lay := &script{pick: func(s *sim.Sim, n *sim.Node) []*sim.Task {
-			return append(pending(s, 0, 0, 6), pending(s, 1, 1, 2)...) // 8 x 1 GB: the node's memory is full
+		lay := &script{pick: func(h sim.Handle, n *sim.Node) []*sim.Task {
+			return append(pending(h, 0, 0, 6), pending(h, 1, 1, 2)...) // 8 x 1 GB: the node's memory is full
 		}}
 		s, err := sim.New(sim.Config{Nodes: nodes, Jobs: jobs, Policy: &sim.Policy{Name: "script", Allocate: lay}})
 		if err != nil {
@@ -260,7 +260,7 @@ func TestSwappedMemoryGoesToOwnMaps(t *testing.T) {
 			su.suspended = append(su.suspended, r)
 			su.until[r.ID] = 60000
 		}
-		su.Assign(s, n, &Placer{Base: &base.Allocator{}})
+		su.Assign(s.Handle(), n, &Placer{Base: &base.Allocator{}})
 		mine := 0
 		for _, tk := range n.Containers {
 			if tk.Kind == sim.KindMap && tk.Job.Spec.Name == "mine" {

@@ -20,11 +20,11 @@ func (o *Opera) begin(n *sim.Node) {
 // Launched implements base.Launched: the Fair allocator tells OPERA of each
 // normal container it launches. The task's class is recorded for Table III,
 // and the request is taken off OA_i, as NormalAssign does (Alg. 2 line 10).
-func (o *Opera) Launched(s *sim.Sim, t *sim.Task) {
+func (o *Opera) Launched(h sim.Handle, t *sim.Task) {
 	if t.Excess() {
 		return // a container beyond its stage's maps: nothing to classify
 	}
-	o.Cls.Launched(s, t)
+	o.Cls.Launched(h, t)
 	o.unreserve(t)
 	if o.beat.active && o.beat.n == t.Node {
 		o.beat.oaCPU -= float64(t.Req.VCores)
@@ -35,8 +35,8 @@ func (o *Opera) Launched(s *sim.Sim, t *sim.Task) {
 // TasksRebound implements sim.Rebinder: the classes recorded at launch
 // move with the containers, and a map the AM took from the pending ones
 // leaves OPERA's reservations.
-func (o *Opera) TasksRebound(s *sim.Sim, from, to []*sim.Task) {
-	o.Cls.Rebound(s, from, to)
+func (o *Opera) TasksRebound(h sim.Handle, from, to []*sim.Task) {
+	o.Cls.Rebound(h, from, to)
 	for _, t := range to {
 		if t != nil {
 			o.unreserve(t)
@@ -59,14 +59,14 @@ func (o *Opera) Eligible(t *sim.Task) bool {
 // when the request fits the guaranteed available resources GA_i = C_i - the
 // requests of the normal tasks (Eq. 6), which is the node's free capacity.
 // The comparison is YARN's (a request that exactly fits is granted).
-func (o *Opera) normalAssign(s *sim.Sim, n *sim.Node, t *sim.Task) bool {
-	if !s.FitsFree(t.Req, n) || (n.Reserved != nil && n.Reserved != t) {
+func (o *Opera) normalAssign(h sim.Handle, n *sim.Node, t *sim.Task) bool {
+	if !h.FitsFree(t.Req, n) || (n.Reserved != nil && n.Reserved != t) {
 		return false
 	}
-	if err := s.Launch(t, n, sim.Guaranteed); err != nil {
+	if err := h.Launch(t, n, sim.Guaranteed); err != nil {
 		panic(err) // t is requestable and fits: a bug
 	}
-	o.Launched(s, t)
+	o.Launched(h, t)
 	return true
 }
 
@@ -75,14 +75,14 @@ func (o *Opera) normalAssign(s *sim.Sim, n *sim.Node, t *sim.Task) bool {
 // below OA_i in every resource.
 //
 // Reference: OPERA Sec. III-D, Alg. 2, Eq. 7.
-func (o *Opera) opportunisticAssign(s *sim.Sim, n *sim.Node, t *sim.Task) bool {
+func (o *Opera) opportunisticAssign(h sim.Handle, n *sim.Node, t *sim.Task) bool {
 	if !o.fitsOA(t) || !o.Eligible(t) {
 		return false
 	}
-	if err := s.Launch(t, n, sim.Opportunistic); err != nil {
+	if err := h.Launch(t, n, sim.Opportunistic); err != nil {
 		panic(err) // t is a requestable non-AM task: a bug
 	}
-	o.Cls.Launched(s, t)
+	o.Cls.Launched(h, t)
 	o.unreserve(t)
 	o.beat.oaCPU -= float64(t.Req.VCores)
 	o.beat.oaMem -= float64(t.Req.MemMB)
@@ -91,8 +91,8 @@ func (o *Opera) opportunisticAssign(s *sim.Sim, n *sim.Node, t *sim.Task) bool {
 }
 
 // assign is Assign (Alg. 2 lines 1-6): normal first, then opportunistic.
-func (o *Opera) assign(s *sim.Sim, n *sim.Node, t *sim.Task) bool {
-	return o.normalAssign(s, n, t) || (t.Kind != sim.KindAM && o.opportunisticAssign(s, n, t))
+func (o *Opera) assign(h sim.Handle, n *sim.Node, t *sim.Task) bool {
+	return o.normalAssign(h, n, t) || (t.Kind != sim.KindAM && o.opportunisticAssign(h, n, t))
 }
 
 // opportunisticPass follows Fair's normal assignment on the same heartbeat
@@ -105,12 +105,12 @@ func (o *Opera) assign(s *sim.Sim, n *sim.Node, t *sim.Task) bool {
 //
 // Reference: OPERA Sec. III-A ("allocates them to the eligible pending tasks
 // determined by Task Classifier"), Sec. III-D, Alg. 2.
-func (o *Opera) opportunisticPass(s *sim.Sim, n *sim.Node) {
-	for _, j := range o.Fair.Ranked(s) {
+func (o *Opera) opportunisticPass(h sim.Handle, n *sim.Node) {
+	for _, j := range o.Fair.Ranked(h) {
 		for i := len(j.Stages) - 1; i >= 0; i-- {
 			for {
-				t := s.NextTaskInStage(j, i, n, sim.OffRack)
-				if t == nil || !o.opportunisticAssign(s, n, t) {
+				t := h.NextTaskInStage(j, i, n, sim.OffRack)
+				if t == nil || !o.opportunisticAssign(h, n, t) {
 					break
 				}
 			}
@@ -122,9 +122,9 @@ func (o *Opera) opportunisticPass(s *sim.Sim, n *sim.Node) {
 // the next task of the first job in Fair's order that has one for node n,
 // under Fair's delay scheduling and limits (maxAMShare), passing over the
 // tasks skip rejects.
-func (o *Opera) nextFromQueue(s *sim.Sim, n *sim.Node, skip func(*sim.Task) bool) *sim.Task {
-	for _, j := range o.Fair.Ranked(s) {
-		t := o.Fair.TaskFor(s, j, n)
+func (o *Opera) nextFromQueue(h sim.Handle, n *sim.Node, skip func(*sim.Task) bool) *sim.Task {
+	for _, j := range o.Fair.Ranked(h) {
+		t := o.Fair.TaskFor(h, j, n)
 		if t == nil || (skip != nil && skip(t)) {
 			continue
 		}

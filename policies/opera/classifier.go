@@ -247,11 +247,11 @@ func (c *Classifier) ClassOf(runMs sim.Ms) int {
 
 // Launched records the prediction made for task t as it starts (its class
 // decides whether it may run opportunistically; Table III scores it).
-func (c *Classifier) Launched(s *sim.Sim, t *sim.Task) int {
+func (c *Classifier) Launched(h sim.Handle, t *sim.Task) int {
 	if t.Stage == nil {
 		return Long
 	}
-	c.grow(len(s.Tasks))
+	c.grow(len(h.Tasks()))
 	b := c.progressBucket(t.Job)
 	k := c.Classify(c.Features(t, b))
 	c.pred[t.ID] = int8(k + 1)
@@ -261,8 +261,8 @@ func (c *Classifier) Launched(s *sim.Sim, t *sim.Task) int {
 
 // Rebound moves the classes recorded at launch from the tasks from[i] to
 // to[i] (sim.Rebinder).
-func (c *Classifier) Rebound(s *sim.Sim, from, to []*sim.Task) {
-	c.grow(len(s.Tasks))
+func (c *Classifier) Rebound(h sim.Handle, from, to []*sim.Task) {
+	c.grow(len(h.Tasks()))
 	pred, bucket := make([]int8, len(from)), make([]int8, len(from))
 	for i, t := range from {
 		if t != nil {
@@ -274,7 +274,7 @@ func (c *Classifier) Rebound(s *sim.Sim, from, to []*sim.Task) {
 		switch {
 		case t == nil:
 		case from[i] == nil:
-			c.Launched(s, t) // it starts in a container given beyond the maps
+			c.Launched(h, t) // it starts in a container given beyond the maps
 		default:
 			c.pred[t.ID], c.bucket[t.ID] = pred[i], bucket[i]
 		}
@@ -301,11 +301,11 @@ func (c *Classifier) grow(n int) {
 // against its launch-time prediction and learned from, with the features it
 // was classified with; a killed attempt is forgotten (its run time is not
 // observed).
-func (c *Classifier) TaskEnded(s *sim.Sim, t *sim.Task, o sim.Outcome) {
+func (c *Classifier) TaskEnded(h sim.Handle, t *sim.Task, o sim.Outcome) {
 	if t.Stage == nil {
 		return
 	}
-	c.grow(len(s.Tasks))
+	c.grow(len(h.Tasks()))
 	pred, b := c.pred[t.ID], int(c.bucket[t.ID])
 	c.pred[t.ID] = 0
 	if o != sim.Finished {

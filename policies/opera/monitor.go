@@ -131,56 +131,56 @@ func (m *Monitor) CRes(n *sim.Node) int {
 
 // Monitor implements sim.NodeMonitor: one round of Alg. 1 on node n when its
 // monitor interval has passed (rounds ride on the node's heartbeats).
-func (m *Monitor) Monitor(s *sim.Sim, n *sim.Node) {
+func (m *Monitor) Monitor(h sim.Handle, n *sim.Node) {
 	st := m.state(n)
-	if s.Now() < st.nextMs {
+	if h.Now() < st.nextMs {
 		return
 	}
-	st.nextMs = s.Now() + sim.Ms(m.IntervalS*1000)
+	st.nextMs = h.Now() + sim.Ms(m.IntervalS*1000)
 	c := contNone
 	if hasOpportunistic(n) {
 		c = m.CRes(n)
 	}
-	m.Relieve(s, n, c)
+	m.Relieve(h, n, c)
 }
 
 // Relieve is RelieveContention (Alg. 1 lines 18-33) for contended resource c.
-func (m *Monitor) Relieve(s *sim.Sim, n *sim.Node, c int) {
+func (m *Monitor) Relieve(h sim.Handle, n *sim.Node, c int) {
 	switch m.policy() {
 	case Aggressive:
 		if c == contMemory {
-			m.killNewest(s, n)
+			m.killNewest(h, n)
 		}
 	case Neutral:
 		if c != contNone {
-			m.killNewest(s, n)
+			m.killNewest(h, n)
 		}
 	case Preserve:
 		st := m.state(n)
 		if c != contNone {
-			m.killNewest(s, n)
+			m.killNewest(h, n)
 			if k := m.scale(st); m.BlockVCores*k < n.Spec.Cores && m.BlockMemMB*k < float64(n.Spec.Cap.MemMB) {
 				st.level++
 			}
-			st.lastRelief = s.Now()
-		} else if s.Now()-st.lastRelief > m.BlockTimeMs(n) {
+			st.lastRelief = h.Now()
+		} else if h.Now()-st.lastRelief > m.BlockTimeMs(n) {
 			if st.level > 0 {
 				st.level--
 			}
-			st.lastRelief = s.Now()
+			st.lastRelief = h.Now()
 		}
 	}
 }
 
 // killNewest kills the most recently launched opportunistic task on n
 // (Node.Containers is in launch order).
-func (m *Monitor) killNewest(s *sim.Sim, n *sim.Node) *sim.Task {
+func (m *Monitor) killNewest(h sim.Handle, n *sim.Node) *sim.Task {
 	t := NewestOpportunistic(n)
 	if t == nil {
 		return nil
 	}
-	ran := s.Now() - t.StartMs
-	if s.Kill(t) == nil {
+	ran := h.Now() - t.StartMs
+	if h.Kill(t) == nil {
 		m.Kills++
 		m.WastedMs += ran
 		return t
@@ -202,16 +202,16 @@ func NewestOpportunistic(n *sim.Node) *sim.Task {
 func hasOpportunistic(n *sim.Node) bool { return n.OppAlloc.VCores > 0 || n.OppAlloc.MemMB > 0 }
 
 // meanBlocked returns the mean BR (vCores, MB) and BT (s) over the nodes.
-func (m *Monitor) meanBlocked(s *sim.Sim) (cpu, mem, bt float64) {
-	if s == nil || len(s.Nodes) == 0 {
+func (m *Monitor) meanBlocked(h sim.Handle) (cpu, mem, bt float64) {
+	if h == nil || len(h.Nodes()) == 0 {
 		return 0, 0, 0
 	}
-	for _, n := range s.Nodes {
+	for _, n := range h.Nodes() {
 		c, mm := m.Blocked(n)
 		cpu += c
 		mem += mm
 		bt += float64(m.BlockTimeMs(n)) / 1000
 	}
-	k := float64(len(s.Nodes))
+	k := float64(len(h.Nodes()))
 	return cpu / k, mem / k, bt / k
 }

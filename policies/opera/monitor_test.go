@@ -14,13 +14,13 @@ type launchAll struct {
 	done  bool
 }
 
-func (a *launchAll) Allocate(s *sim.Sim, n *sim.Node) {
-	if a.done || len(s.Active()) == 0 {
+func (a *launchAll) Allocate(h sim.Handle, n *sim.Node) {
+	if a.done || len(h.Active()) == 0 {
 		return
 	}
 	a.done = true
 	for i, k := range a.kinds {
-		if err := s.Launch(s.Active()[0].Stages[0].Tasks[i], n, k); err != nil {
+		if err := h.Launch(h.Active()[0].Stages[0].Tasks[i], n, k); err != nil {
 			panic(err)
 		}
 	}
@@ -83,7 +83,7 @@ func TestReliefPolicies(t *testing.T) {
 			t.Errorf("%s: CRes = %d, want %d", tc.name, c, tc.cont)
 		}
 		opp := n.Containers[1]
-		m.Relieve(s, n, m.CRes(n))
+		m.Relieve(s.Handle(), n, m.CRes(n))
 		if killed := opp.State == sim.TaskPending; killed != tc.killed || m.Kills != map[bool]int64{true: 1}[tc.killed] {
 			t.Errorf("%s: opportunistic task killed %v (kills %d), want %v", tc.name, killed, m.Kills, tc.killed)
 		}
@@ -108,7 +108,7 @@ func TestKillsNewestOpportunistic(t *testing.T) {
 	}
 	order := []int{3, 2, 0} // opportunistic tasks, newest first
 	for round := range order {
-		m.Relieve(s, n, m.CRes(n)) // 20, 16, 12 cores on 12: above 0.95 x 12
+		m.Relieve(s.Handle(), n, m.CRes(n)) // 20, 16, 12 cores on 12: above 0.95 x 12
 		for i, tk := range tasks {
 			want := false
 			for _, k := range order[:round+1] {
@@ -119,7 +119,7 @@ func TestKillsNewestOpportunistic(t *testing.T) {
 			}
 		}
 	}
-	m.Relieve(s, n, contCPU) // only guaranteed tasks are left
+	m.Relieve(s.Handle(), n, contCPU) // only guaranteed tasks are left
 	if m.Kills != 3 || tasks[1].State != sim.TaskRunning || tasks[4].State != sim.TaskRunning {
 		t.Fatalf("kills %d; guaranteed tasks %v %v", m.Kills, tasks[1].State, tasks[4].State)
 	}
@@ -148,7 +148,7 @@ func TestPreserveWindow(t *testing.T) {
 		m.Alpha = alpha
 		at := func(sec float64, c int) {
 			s.RunUntil(sim.Ms(sec * 1000))
-			m.Relieve(s, n, c)
+			m.Relieve(s.Handle(), n, c)
 		}
 		check := func(when string, level int) {
 			t.Helper()
@@ -249,13 +249,13 @@ func TestMonitorInterval(t *testing.T) {
 	s, n := node(t, 8, 1000, sim.Res{VCores: 1, MemMB: 100}, 3, 100, g, g, g, o, o)
 	m := NewMonitor()
 	m.Relief = Neutral
-	m.Monitor(s, n) // 15 cores on 8: contention, kills one
-	m.Monitor(s, n) // same instant: inside the interval
+	m.Monitor(s.Handle(), n) // 15 cores on 8: contention, kills one
+	m.Monitor(s.Handle(), n) // same instant: inside the interval
 	if m.Kills != 1 {
 		t.Fatalf("kills %d after two calls in one interval, want 1", m.Kills)
 	}
 	s.RunUntil(1 + 3000)
-	m.Monitor(s, n)
+	m.Monitor(s.Handle(), n)
 	if m.Kills != 2 {
 		t.Fatalf("kills %d after the interval, want 2", m.Kills)
 	}
@@ -264,7 +264,7 @@ func TestMonitorInterval(t *testing.T) {
 		t.Fatalf("wasted %d ms, want 3002", m.WastedMs)
 	}
 	s.RunUntil(1 + 6000)
-	m.Monitor(s, n) // 9 cores on 8, but no opportunistic task is left
+	m.Monitor(s.Handle(), n) // 9 cores on 8, but no opportunistic task is left
 	if m.Kills != 2 || m.CRes(n) != contCPU {
 		t.Fatalf("kills %d with only guaranteed tasks (CRes %d)", m.Kills, m.CRes(n))
 	}

@@ -43,27 +43,27 @@ type Opera struct {
 	queues [][]reserved // multi-chance reservation queue per node
 	resvAt []int32      // per task ID: 1 + the node whose queue holds it, 0 if none
 	tried  []*sim.Task  // multi-chance: tasks reserved elsewhere, tried this heartbeat
-	sim    *sim.Sim
+	run    sim.Handle   // the run, as the engine last handed it over
 }
 
 // Allocate implements sim.Allocator: NodeUpdate on node n's heartbeat.
-func (o *Opera) Allocate(s *sim.Sim, n *sim.Node) {
-	o.sim = s
+func (o *Opera) Allocate(h sim.Handle, n *sim.Node) {
+	o.run = h
 	switch int(o.Reservation) {
 	case ReserveStrict:
-		o.strict(s, n)
+		o.strict(h, n)
 	case ReserveMulti:
-		o.multiChance(s, n)
+		o.multiChance(h, n)
 	default:
 		o.begin(n)
-		o.Fair.Allocate(s, n)
-		o.opportunisticPass(s, n)
+		o.Fair.Allocate(h, n)
+		o.opportunisticPass(h, n)
 	}
 	o.beat.active = false
 }
 
 // TaskEnded implements sim.TaskListener (the classifier learns).
-func (o *Opera) TaskEnded(s *sim.Sim, t *sim.Task, out sim.Outcome) { o.Cls.TaskEnded(s, t, out) }
+func (o *Opera) TaskEnded(h sim.Handle, t *sim.Task, out sim.Outcome) { o.Cls.TaskEnded(h, t, out) }
 
 // New builds OPERA on the Fair scheduler with the paper's defaults: relief
 // policy PRESERVE (the policy the paper presents as its contribution for
@@ -133,12 +133,12 @@ func (o *Opera) stateVars() []sim.StateVar {
 		{Name: "opera_long_as_long", Doc: "finished long tasks predicted long at launch (Table III)", Get: conf(Long, Long), Min: 0, Max: 1e3, Per: sim.PerJob, Log: true},
 		{Name: "opera_short_accuracy", Doc: "share of finished short tasks predicted short (Table III)", Get: func() float64 { return c.Accuracy(Short) }, Min: 0, Max: 1},
 		{Name: "opera_long_accuracy", Doc: "share of finished long tasks predicted long (Table III)", Get: func() float64 { return c.Accuracy(Long) }, Min: 0, Max: 1},
-		{Name: "opera_blocked_vcores", Doc: "PRESERVE: mean blocked vCores BR per node (Fig. 12)", Get: func() float64 { v, _, _ := o.Mon.meanBlocked(o.sim); return v }, Min: 0, Max: 1024, Log: true},
-		{Name: "opera_blocked_mem_mb", Doc: "PRESERVE: mean blocked memory BR per node (MB)", Get: func() float64 { _, v, _ := o.Mon.meanBlocked(o.sim); return v }, Min: 0, Max: 1 << 20, Log: true},
-		{Name: "opera_block_time_s", Doc: "PRESERVE: mean block time BT per node (s)", Get: func() float64 { _, _, v := o.Mon.meanBlocked(o.sim); return v }, Min: 0, Max: 3600, Log: true},
+		{Name: "opera_blocked_vcores", Doc: "PRESERVE: mean blocked vCores BR per node (Fig. 12)", Get: func() float64 { v, _, _ := o.Mon.meanBlocked(o.run); return v }, Min: 0, Max: 1024, Log: true},
+		{Name: "opera_blocked_mem_mb", Doc: "PRESERVE: mean blocked memory BR per node (MB)", Get: func() float64 { _, v, _ := o.Mon.meanBlocked(o.run); return v }, Min: 0, Max: 1 << 20, Log: true},
+		{Name: "opera_block_time_s", Doc: "PRESERVE: mean block time BT per node (s)", Get: func() float64 { _, _, v := o.Mon.meanBlocked(o.run); return v }, Min: 0, Max: 3600, Log: true},
 		{Name: "opera_monitor_kills", Doc: "opportunistic tasks killed by the node monitor (Fig. 9)", Get: func() float64 { return float64(o.Mon.Kills) }, Min: 0, Max: 1e3, Per: sim.PerJob, Log: true},
 		{Name: "opera_wasted_s", Doc: "run time lost by the tasks the node monitor killed (s, Fig. 9)", Get: func() float64 { return float64(o.Mon.WastedMs) / 1000 }, Min: 0, Max: 1e5, Per: sim.PerJob, Log: true},
 		{Name: "opera_opp_launched", Doc: "opportunistic containers launched", Get: func() float64 { return float64(o.OppLaunched) }, Min: 0, Max: 1e4, Per: sim.PerJob, Log: true},
-		{Name: "opera_reserved_tasks", Doc: "tasks reserved now (node reservations, or multi-chance queue entries)", Get: func() float64 { return o.reservedCount(o.sim) }, Min: 0, Max: 100, Per: sim.PerNode, Log: true},
+		{Name: "opera_reserved_tasks", Doc: "tasks reserved now (node reservations, or multi-chance queue entries)", Get: func() float64 { return o.reservedCount(o.run) }, Min: 0, Max: 100, Per: sim.PerNode, Log: true},
 	}
 }

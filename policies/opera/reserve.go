@@ -23,24 +23,24 @@ const (
 // assigns several containers per heartbeat).
 //
 // Reference: OPERA Sec. III-E 1), Alg. 3.
-func (o *Opera) strict(s *sim.Sim, n *sim.Node) {
+func (o *Opera) strict(h sim.Handle, n *sim.Node) {
 	o.begin(n)
 	if t := n.Reserved; t != nil {
-		if !s.StillAsked(t) || !o.Fair.Allowed(s, t, n) {
-			s.Unreserve(n)
-		} else if !o.assign(s, n, t) {
+		if !h.StillAsked(t) || !o.Fair.Allowed(h, t, n) {
+			h.Unreserve(n)
+		} else if !o.assign(h, n, t) {
 			return
 		}
 	}
 	for {
-		t := o.nextFromQueue(s, n, nil)
+		t := o.nextFromQueue(h, n, nil)
 		if t == nil {
 			return
 		}
-		if o.assign(s, n, t) {
+		if o.assign(h, n, t) {
 			continue
 		}
-		s.ReserveRequest(n, t) // t's request is asked for and fits the node's capacity
+		h.ReserveRequest(n, t) // t's request is asked for and fits the node's capacity
 		return
 	}
 }
@@ -90,14 +90,14 @@ func (o *Opera) Queue(id int32) []Reserved {
 // node reservation is not used in this mode.
 //
 // Reference: OPERA Sec. III-E 2), Alg. 4.
-func (o *Opera) multiChance(s *sim.Sim, n *sim.Node) {
+func (o *Opera) multiChance(h sim.Handle, n *sim.Node) {
 	o.begin(n)
-	o.growQueues(s)
+	o.growQueues(h)
 	q := o.queues[n.ID]
 	// Drop entries that are no longer waiting (launched on another node).
 	k := 0
 	for _, r := range q {
-		if s.StillAsked(r.t) && o.resvAt[r.t.ID] == n.ID+1 {
+		if h.StillAsked(r.t) && o.resvAt[r.t.ID] == n.ID+1 {
 			q[k] = r
 			k++
 		} else if o.resvAt[r.t.ID] == n.ID+1 {
@@ -108,11 +108,11 @@ func (o *Opera) multiChance(s *sim.Sim, n *sim.Node) {
 	defer func() { o.queues[n.ID] = q }()
 	for i := 0; i < len(q); {
 		r := q[i]
-		if o.canPlace(s, n, r.t) {
+		if o.canPlace(h, n, r.t) {
 			if o.exhausted(q[:i]) {
 				return // placing r would skip a reserved task once too often
 			}
-			o.assign(s, n, r.t)
+			o.assign(h, n, r.t)
 			o.resvAt[r.t.ID] = 0
 			q = append(q[:i], q[i+1:]...)
 			for x := range q[:i] {
@@ -133,11 +133,11 @@ func (o *Opera) multiChance(s *sim.Sim, n *sim.Node) {
 		return (!t.Excess() && o.resvAt[t.ID] == n.ID+1) || slices.Contains(o.tried, t)
 	}
 	for len(q) < int(o.EpsR) && !o.exhausted(q) {
-		t := o.nextFromQueue(s, n, skip)
+		t := o.nextFromQueue(h, n, skip)
 		if t == nil {
 			return
 		}
-		if o.assign(s, n, t) {
+		if o.assign(h, n, t) {
 			for x := range q {
 				q[x].skips++
 			}
@@ -162,11 +162,11 @@ func (o *Opera) unreserve(t *sim.Task) {
 }
 
 // canPlace reports whether assign would place t on n now.
-func (o *Opera) canPlace(s *sim.Sim, n *sim.Node, t *sim.Task) bool {
-	if !o.Fair.Allowed(s, t, n) {
+func (o *Opera) canPlace(h sim.Handle, n *sim.Node, t *sim.Task) bool {
+	if !o.Fair.Allowed(h, t, n) {
 		return false
 	}
-	if s.FitsFree(t.Req, n) && (n.Reserved == nil || n.Reserved == t) {
+	if h.FitsFree(t.Req, n) && (n.Reserved == nil || n.Reserved == t) {
 		return true
 	}
 	return t.Kind != sim.KindAM && o.fitsOA(t) && o.Eligible(t)
@@ -182,19 +182,19 @@ func (o *Opera) exhausted(q []reserved) bool {
 	return false
 }
 
-func (o *Opera) growQueues(s *sim.Sim) {
-	for len(o.queues) < len(s.Nodes) {
+func (o *Opera) growQueues(h sim.Handle) {
+	for len(o.queues) < len(h.Nodes()) {
 		o.queues = append(o.queues, nil)
 	}
-	if len(o.resvAt) < len(s.Tasks) {
-		o.resvAt = append(o.resvAt, make([]int32, len(s.Tasks)-len(o.resvAt))...)
+	if len(o.resvAt) < len(h.Tasks()) {
+		o.resvAt = append(o.resvAt, make([]int32, len(h.Tasks())-len(o.resvAt))...)
 	}
 }
 
 // reservedCount returns the tasks reserved now (node reservations, or
 // multi-chance queue entries).
-func (o *Opera) reservedCount(s *sim.Sim) float64 {
-	if s == nil {
+func (o *Opera) reservedCount(h sim.Handle) float64 {
+	if h == nil {
 		return 0
 	}
 	k := 0
@@ -204,7 +204,7 @@ func (o *Opera) reservedCount(s *sim.Sim) float64 {
 		}
 		return float64(k)
 	}
-	for _, n := range s.Nodes {
+	for _, n := range h.Nodes() {
 		if n.Reserved != nil {
 			k++
 		}

@@ -155,18 +155,18 @@ func (js *jobState) utilityOf(sAlloc, rAlloc int) float64 {
 // nextTask returns a pending, requested task of the job's maps (reduce =
 // false) or reducers for node n, preferring a map with a replica on n, or
 // nil. Hadoop 1's JobTracker hands out node-local maps first as well.
-func (js *jobState) nextTask(s *sim.Sim, n *sim.Node, reduce bool) *sim.Task {
+func (js *jobState) nextTask(h sim.Handle, n *sim.Node, reduce bool) *sim.Task {
 	for i, st := range js.j.Stages {
 		if (st.Spec.Kind == sim.KindReduce) != reduce || !st.Released || st.Pending == 0 {
 			continue
 		}
-		t, asked := js.scan(s, n, i)
+		t, asked := js.scan(h, n, i)
 		if t == nil && asked && js.cursor[i] > 0 {
 			// A task went back to pending behind the cursor without a
 			// kill (the AM handed its container to another task of the
 			// stage, sim.Rebinder): rescan from the start.
 			js.cursor[i] = 0
-			t, asked = js.scan(s, n, i)
+			t, asked = js.scan(h, n, i)
 		}
 		if t != nil || !asked {
 			return t
@@ -179,7 +179,7 @@ func (js *jobState) nextTask(s *sim.Sim, n *sim.Node, reduce bool) *sim.Task {
 // task with a replica on n within a window of pending tasks, else the first
 // pending one. It reports asked = false when the first pending task is not
 // asked for yet (stage, ramp-up or slot): nothing of the stage is launched.
-func (js *jobState) scan(s *sim.Sim, n *sim.Node, i int) (t *sim.Task, asked bool) {
+func (js *jobState) scan(h sim.Handle, n *sim.Node, i int) (t *sim.Task, asked bool) {
 	const window = 256 // how far past the first pending map to look for a local one
 	st := js.j.Stages[i]
 	var first *sim.Task
@@ -192,14 +192,14 @@ func (js *jobState) scan(s *sim.Sim, n *sim.Node, i int) (t *sim.Task, asked boo
 			}
 			continue
 		}
-		if !s.AsksFor(t, n) {
+		if !h.AsksFor(t, n) {
 			return nil, false
 		}
 		if first == nil {
 			first = t
 		}
 		seen++
-		if len(t.Replicas) == 0 || s.LocalityOf(t, n) == sim.NodeLocal {
+		if len(t.Replicas) == 0 || h.LocalityOf(t, n) == sim.NodeLocal {
 			return t, true
 		}
 	}

@@ -82,12 +82,12 @@ func (r *RAS) ControlIntervalMs() sim.Ms { return sim.Ms(math.Round(r.IntervalS 
 // Algorithm (Alg. 1).
 //
 // Reference: RAS Sec. 3.2, 3.4, Alg. 1.
-func (r *RAS) Control(s *sim.Sim) {
+func (r *RAS) Control(h sim.Handle) {
 	r.cycles++
-	now := s.Now()
+	now := h.Now()
 	var jobs []*jobState
 	index := map[*sim.Job]int{}
-	for _, j := range s.Active() {
+	for _, j := range h.Active() {
 		js := r.state(j)
 		js.refresh(now)
 		index[j] = len(jobs)
@@ -101,11 +101,11 @@ func (r *RAS) Control(s *sim.Sim) {
 	}
 	if r.nodeIdx == nil {
 		r.nodeIdx = map[*sim.Node]int{}
-		for k, n := range s.Nodes {
+		for k, n := range h.Nodes() {
 			r.nodeIdx[n] = k
 		}
 	}
-	p := newPlacement(s.Nodes, jobs, index)
+	p := newPlacement(h.Nodes(), jobs, index)
 	p.placeReducers()
 	p.trim()
 	p.placeMaps(int(r.MaxRounds))
@@ -120,17 +120,17 @@ func (r *RAS) Control(s *sim.Sim) {
 func (r *RAS) Plan() *Placement { return r.plan }
 
 // TaskEnded implements sim.TaskListener (the Job Status Updater).
-func (r *RAS) TaskEnded(_ *sim.Sim, t *sim.Task, o sim.Outcome) {
+func (r *RAS) TaskEnded(_ sim.Handle, t *sim.Task, o sim.Outcome) {
 	if t.Kind != sim.KindAM {
 		r.state(t.Job).taskEnded(t, o)
 	}
 }
 
 // JobArrived and JobFinished implement sim.JobListener.
-func (r *RAS) JobArrived(*sim.Sim, *sim.Job) {}
+func (r *RAS) JobArrived(sim.Handle, *sim.Job) {}
 
 // JobFinished drops the job's descriptor.
-func (r *RAS) JobFinished(_ *sim.Sim, j *sim.Job) { delete(r.jobs, j) }
+func (r *RAS) JobFinished(_ sim.Handle, j *sim.Job) { delete(r.jobs, j) }
 
 func (r *RAS) state(j *sim.Job) *jobState {
 	js := r.jobs[j]

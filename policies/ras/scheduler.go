@@ -18,8 +18,8 @@ import (
 // new tasks will only start running as previous tasks complete and enough
 // resources are freed"), Eq. 6. ApplicationMasters (YARN scenarios; Hadoop
 // 1 has none) start first wherever they fit: a job's tasks wait for them.
-func (r *RAS) Allocate(s *sim.Sim, n *sim.Node) {
-	r.launchAMs(s, n)
+func (r *RAS) Allocate(h sim.Handle, n *sim.Node) {
+	r.launchAMs(h, n)
 	p := r.plan
 	if p == nil {
 		return
@@ -60,8 +60,8 @@ func (r *RAS) Allocate(s *sim.Sim, n *sim.Node) {
 				if run >= slots || !now.add(d).Fits(capd) {
 					continue
 				}
-				t := js.nextTask(s, n, reduce)
-				if t == nil || !s.FitsFree(t.Req, n) || s.Launch(t, n, sim.Guaranteed) != nil {
+				t := js.nextTask(h, n, reduce)
+				if t == nil || !h.FitsFree(t.Req, n) || h.Launch(t, n, sim.Guaranteed) != nil {
 					continue
 				}
 				now = now.add(d)
@@ -78,10 +78,10 @@ func (r *RAS) Allocate(s *sim.Sim, n *sim.Node) {
 }
 
 // launchAMs starts pending ApplicationMasters that fit node n.
-func (r *RAS) launchAMs(s *sim.Sim, n *sim.Node) {
-	for _, j := range s.Active() {
-		if am := j.AM; am != nil && am.State == sim.TaskPending && s.FitsFree(am.Req, n) && n.Reserved == nil {
-			_ = s.Launch(am, n, sim.Guaranteed)
+func (r *RAS) launchAMs(h sim.Handle, n *sim.Node) {
+	for _, j := range h.Active() {
+		if am := j.AM; am != nil && am.State == sim.TaskPending && h.FitsFree(am.Req, n) && n.Reserved == nil {
+			_ = h.Launch(am, n, sim.Guaranteed)
 		}
 	}
 }

@@ -1,0 +1,45 @@
+package base
+
+import "yarngym/env/sim"
+
+// delay is what delay scheduling keeps of one job: the scheduler's state,
+// not the job's (Hadoop keeps it in the application attempt the scheduler
+// holds: SchedulerApplicationAttempt's scheduling opportunities,
+// FSAppAttempt's allowed locality level), so the allocator keeps it, not
+// the engine's Job.
+type delay struct {
+	misses  int          // scheduling opportunities passed up waiting for locality
+	allowed sim.Locality // FairLocality: the level the job's maps may take now
+}
+
+// perRun resets what the allocator keeps for one run when h is another run
+// than the last one it saw: a policy built once and given to several runs
+// starts each afresh.
+func (a *Allocator) perRun(h sim.Handle) {
+	if a.run == h {
+		return
+	}
+	a.run, a.maxAlloc, a.delays = h, sim.Res{}, a.delays[:0]
+	for _, m := range h.Nodes() {
+		a.maxAlloc.MemMB = max(a.maxAlloc.MemMB, m.Spec.Cap.MemMB)
+		a.maxAlloc.VCores = max(a.maxAlloc.VCores, m.Spec.Cap.VCores)
+	}
+}
+
+// delayOf is job j's delay scheduling state in h's run.
+func (a *Allocator) delayOf(h sim.Handle, j *sim.Job) *delay {
+	a.perRun(h)
+	if int(j.ID) >= len(a.delays) {
+		a.delays = append(a.delays, make([]delay, int(j.ID)+1-len(a.delays))...)
+	}
+	return &a.delays[j.ID]
+}
+
+// Misses is the scheduling opportunities job j has passed up waiting for
+// a local node in h's run.
+func (a *Allocator) Misses(h sim.Handle, j *sim.Job) int { return a.delayOf(h, j).misses }
+
+// ResetMisses restarts job j's count of missed opportunities, as a
+// node-local launch does: for mechanisms that launch outside TaskFor
+// (iKayak's shrunk executors).
+func (a *Allocator) ResetMisses(h sim.Handle, j *sim.Job) { a.delayOf(h, j).misses = 0 }
