@@ -7,6 +7,7 @@ import (
 
 	"yarngym/env/scenario"
 	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 	"yarngym/policies"
 )
 
@@ -71,35 +72,28 @@ func runPair(t *testing.T, name, policy string, seed uint64, everyEvent bool) {
 			tasks += len(st.DurationsMs)
 		}
 	}
-	stride := int64(1 + (len(cfg.Nodes)+tasks)/250)
+	opts := []simtest.Option{simtest.Unfinished(), simtest.EndOnly()}
+	if everyEvent {
+		opts = []simtest.Option{simtest.Unfinished(), simtest.Every(1 + (len(cfg.Nodes)+tasks)/250)}
+	}
 	var events int64
-	cfg.AfterEvent = func(s *sim.Sim) {
+	opts = append(opts, simtest.Watch(func(s *sim.Sim) {
 		events++
 		if events > matrixEventBudget {
 			t.Fatalf("seed %d: more than %d events by t=%d ms: the run loops", seed, matrixEventBudget, s.Now())
 		}
-		if everyEvent && events%stride == 0 {
-			if err := sim.CheckInvariants(s); err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-		}
-	}
-	s, err := sim.New(cfg)
-	if err != nil {
-		t.Fatalf("seed %d: %v", seed, err)
-	}
-	var sum sim.Summary
+	}))
+	t.Logf("seed %d:", seed) // simtest's failures, logged next, name no seed
+	var s *sim.Sim
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
 				t.Fatalf("seed %d: panic: %v", seed, r)
 			}
 		}()
-		sum = s.Run()
+		s = simtest.Run(t, cfg, opts...)
 	}()
-	if err := sim.CheckInvariants(s); err != nil {
-		t.Fatalf("seed %d, at the end: %v", seed, err)
-	}
+	sum := s.Summary()
 	if !s.Done() {
 		t.Fatalf("seed %d: the run did not end", seed)
 	}

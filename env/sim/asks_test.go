@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 )
 
 // mapsOnNode0 launches a job's AM on any node and one map container, only
@@ -49,10 +50,7 @@ func TestLocationAsksTable(t *testing.T) {
 	cfg := sim.Config{Nodes: nodes, Jobs: []sim.JobSpec{j}, Seed: 1,
 		Policy: &sim.Policy{Name: "t", Allocate: &mapsOnNode0{}, Params: &sim.Params{}},
 		Model:  sim.Model{HeartbeatMs: 1000, AMHeartbeatMs: 1000, AMStartupMs: 2000},
-		AfterEvent: func(s *sim.Sim) {
-			if err := sim.CheckInvariants(s); err != nil {
-				t.Fatal(err)
-			}
+		AfterEvent: simtest.Invariants(t, func(s *sim.Sim) {
 			if s.Jobs[0].State != sim.JobAdmitted {
 				return
 			}
@@ -63,7 +61,7 @@ func TestLocationAsksTable(t *testing.T) {
 			if len(seen) == 0 || seen[len(seen)-1] != k {
 				seen = append(seen, k)
 			}
-		}}
+		})}
 	s, err := sim.New(cfg)
 	if err != nil {
 		t.Fatal(err)

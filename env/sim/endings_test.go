@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 )
 
 // TestSettleAfterJobEnd: when a job's last task and another job's task end
@@ -69,11 +70,7 @@ func TestStuckRunInvariants(t *testing.T) {
 		return j
 	}
 	cfg := sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(2, 1000)}}, Policy: fifoPolicy(t), Jobs: []sim.JobSpec{mk("a"), mk("b")},
-		Model: sim.Model{HeartbeatMs: 1000}, StallMs: 10000, AfterEvent: func(s *sim.Sim) {
-			if err := sim.CheckInvariants(s); err != nil {
-				t.Fatal(err)
-			}
-		}}
+		Model: sim.Model{HeartbeatMs: 1000}, StallMs: 10000, AfterEvent: simtest.Invariants(t)}
 	s, err := sim.New(cfg)
 	if err != nil {
 		t.Fatal(err)

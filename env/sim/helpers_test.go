@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 	"yarngym/policies/base"
 	"yarngym/policies/fifo"
 )
@@ -42,17 +43,7 @@ func run(t testing.TB, cfg sim.Config) *sim.Sim {
 		cfg.Model.HeartbeatMs = 100
 	}
 	cfg.RecordTasks = true
-	cfg.AfterEvent = func(s *sim.Sim) {
-		if err := sim.CheckInvariants(s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := sim.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Run()
-	return s
+	return simtest.Run(t, cfg, simtest.Unfinished())
 }
 
 // finishS returns each task's finish time in seconds, in task order.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 )
 
 // TestMaxRunningCapsContainers: a stage of six 10 s tasks with MaxRunning 2
@@ -21,14 +22,11 @@ func TestMaxRunningCapsContainers(t *testing.T) {
 	asked := -1
 	cfg := sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(4, 1000)}}, Jobs: []sim.JobSpec{capped, other},
 		Model: sim.Model{HeartbeatMs: 100}, Policy: fifoPolicy(t), RecordTasks: true,
-		AfterEvent: func(s *sim.Sim) {
-			if err := sim.CheckInvariants(s); err != nil {
-				t.Fatal(err)
-			}
+		AfterEvent: simtest.Invariants(t, func(s *sim.Sim) {
 			if st := s.Jobs[0].Stages[0]; asked < 0 && st.Released {
 				_, asked = s.PendingDemand(s.Jobs[0])
 			}
-		}}
+		})}
 	s, err := sim.New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 )
 
 // TestPerTaskProfiles: a stage's per-task profiles (a trace's measured
@@ -18,10 +19,7 @@ func TestPerTaskProfiles(t *testing.T) {
 	got := map[int32][]seen{}
 	cfg := sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(4, 4000)}}, Jobs: []sim.JobSpec{j},
 		Model: sim.Model{HeartbeatMs: 100}, Policy: fifoPolicy(t),
-		AfterEvent: func(s *sim.Sim) {
-			if err := sim.CheckInvariants(s); err != nil {
-				t.Fatal(err)
-			}
+		AfterEvent: simtest.Invariants(t, func(s *sim.Sim) {
 			for _, tk := range s.Tasks {
 				if tk.State == sim.TaskRunning {
 					l := got[tk.ID]
@@ -30,7 +28,7 @@ func TestPerTaskProfiles(t *testing.T) {
 					}
 				}
 			}
-		}}
+		})}
 	s, err := sim.New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"yarngym/env/sim"
+	"yarngym/internal/simtest"
 )
 
 // shrinkAlloc launches every pending task of the first job shrunk to size.
@@ -53,16 +54,13 @@ func TestLaunchShrunk(t *testing.T) {
 			var held sim.Res
 			cfg := sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(4, 4096)}}, Jobs: []sim.JobSpec{j},
 				Policy: &sim.Policy{Name: "shrink", Allocate: shrinkAlloc{c.size}}, Model: sim.Model{HeartbeatMs: 100}}
-			cfg.AfterEvent = func(s *sim.Sim) {
-				if err := sim.CheckInvariants(s); err != nil {
-					t.Fatal(err)
-				}
+			cfg.AfterEvent = simtest.Invariants(t, func(s *sim.Sim) {
 				n := s.Nodes[0]
 				peak = math.Max(peak, n.Demand.MemMB)
 				if len(n.Containers) == 1 {
 					held = n.Alloc
 				}
-			}
+			})
 			s2, err := sim.New(cfg)
 			if err != nil {
 				t.Fatal(err)

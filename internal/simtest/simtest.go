@@ -2,8 +2,9 @@
 // config or a scenario run with the conservation invariants
 // (sim.CheckInvariants) checked after every event by default, the run's
 // end asserted, and a watch function called after each event; as etcd's
-// rafttest is for raft. Tests of every layer above the core use it (the
-// engine's own in-package tests have the same in env/sim/helpers_test.go).
+// rafttest is for raft. Every test that runs the engine to its end uses it,
+// the engine's own (package sim_test) included; the few in package sim,
+// which cannot import it, check sim.CheckInvariants themselves.
 package simtest
 
 import (
@@ -19,6 +20,7 @@ type Option func(*options)
 type options struct {
 	watch      []func(*sim.Sim)
 	every      int
+	endOnly    bool
 	unfinished bool
 }
 
@@ -28,6 +30,11 @@ func Watch(f func(*sim.Sim)) Option { return func(o *options) { o.watch = append
 // Every checks the invariants after every k-th event only (k > 1: for runs
 // too large to check at each of millions of events).
 func Every(k int) Option { return func(o *options) { o.every = k } }
+
+// EndOnly checks the invariants once, on the run's final state, instead of
+// after events (sweeps over many runs, each also checked per event in
+// another test).
+func EndOnly() Option { return func(o *options) { o.endOnly = true } }
 
 // Unfinished accepts a run that ends with jobs not completed (stuck,
 // truncated); by default every job must complete.
@@ -63,7 +70,7 @@ func Run(t testing.TB, cfg sim.Config, opts ...Option) *sim.Sim {
 	prev := cfg.AfterEvent
 	cfg.AfterEvent = func(s *sim.Sim) {
 		events++
-		if o.every <= 1 || events%o.every == 0 {
+		if !o.endOnly && (o.every <= 1 || events%o.every == 0) {
 			if err := sim.CheckInvariants(s); err != nil {
 				t.Fatal(err)
 			}
@@ -80,6 +87,9 @@ func Run(t testing.TB, cfg sim.Config, opts ...Option) *sim.Sim {
 		t.Fatal(err)
 	}
 	sum := s.Run()
+	if err := sim.CheckInvariants(s); err != nil {
+		t.Fatalf("at the end of the run: %v", err)
+	}
 	if !o.unfinished && sum.JobsCompleted != len(cfg.Jobs) {
 		t.Fatalf("%d of %d jobs completed: %+v", sum.JobsCompleted, len(cfg.Jobs), sum)
 	}
