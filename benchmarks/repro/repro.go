@@ -64,11 +64,17 @@ func (r Row) MarshalJSON() ([]byte, error) {
 		}
 		return x
 	}
-	var verdict any
+	var verdict, direction any
 	if v := r.Verdict(); v.Judged {
 		verdict = "held"
 		if v.Off {
 			verdict = "not held"
+		}
+	}
+	if d := r.Direction(); d.Judged {
+		direction = "held"
+		if !d.Held {
+			direction = "not held"
 		}
 	}
 	se, lo, hi := num(r.SimulatedSE), num(r.CILow), num(r.CIHigh)
@@ -84,8 +90,9 @@ func (r Row) MarshalJSON() ([]byte, error) {
 		CILow       any   `json:"ci95_low"`
 		CIHigh      any   `json:"ci95_high"`
 		Verdict     any   `json:"verdict"`
+		Direction   any   `json:"direction"`
 		PerSeed     []any `json:"per_seed,omitempty"`
-	}{plain(r), num(r.Paper), num(r.Simulated), num(r.SimulatedSD), se, lo, hi, verdict, perSeed(r.PerSeed, num)})
+	}{plain(r), num(r.Paper), num(r.Simulated), num(r.SimulatedSD), se, lo, hi, verdict, direction, perSeed(r.PerSeed, num)})
 }
 
 func perSeed(xs []float64, num func(float64) any) []any {
@@ -159,12 +166,77 @@ func (r Row) Verdict() Verdict {
 	return Verdict{Judged: txt != "n/a", Off: off, Text: txt}
 }
 
+// DirectionRule states the rule Direction applies.
+const DirectionRule = "DIR is ✓ when the simulated 95 % interval lies wholly on the paper's side of zero " +
+	"(the value itself where there is no interval), ✗ otherwise; - where the paper gives 0 or no figure."
+
+// DirVerdict is a row's direction judged against the paper's.
+type DirVerdict struct {
+	Judged bool // the paper gives a figure other than 0, and the simulation a number
+	Held   bool // the interval lies on the paper's side of zero
+}
+
+// Direction judges whether the simulated figure lies on the paper's side of
+// zero with 95 % confidence: its Student-t interval wholly above zero for a
+// positive published figure, wholly below for a negative one. A row without
+// an interval (one seed, a figure that is not a mean) is judged by its
+// value.
+func (r Row) Direction() DirVerdict {
+	if math.IsNaN(r.Paper) || math.IsInf(r.Paper, 0) || r.Paper == 0 || math.IsNaN(r.Simulated) || math.IsInf(r.Simulated, 0) {
+		return DirVerdict{}
+	}
+	lo, hi := r.Simulated, r.Simulated
+	if r.hasInterval() {
+		lo, hi = r.CILow, r.CIHigh
+	}
+	if r.Paper > 0 {
+		return DirVerdict{Judged: true, Held: lo > 0}
+	}
+	return DirVerdict{Judged: true, Held: hi < 0}
+}
+
+// hasInterval reports whether the row has a 95 % interval to speak of: a
+// mean over seeds with a spread.
+func (r Row) hasInterval() bool {
+	return r.Seeds > 1 && !math.IsNaN(r.CILow) && !math.IsNaN(r.CIHigh) && (r.SimulatedSE > 0 || r.CILow != r.CIHigh)
+}
+
 // Tally counts a table's judged rows and headline claims.
 type Tally struct {
-	Judged, Held            int // rows with a paper figure, and those within the tolerance
-	Headlines, HeadlineHeld int
+	Judged       int `json:"rows_judged"` // rows with a paper figure
+	Held         int `json:"rows_held"`   // of them, those within the tolerance
+	Headlines    int `json:"headlines"`
+	HeadlineHeld int `json:"headlines_held"`
+	// HeadlineDirection counts the headline claims whose interval lies on
+	// the paper's side of zero (Direction), of HeadlineDirJudged judged so.
+	HeadlineDirection int `json:"headlines_in_direction"`
+	HeadlineDirJudged int `json:"headlines_direction_judged"`
 	// FewSeeds counts headline rows run on fewer than MinClaimSeeds seeds.
-	FewSeeds int
+	FewSeeds int `json:"headlines_few_seeds"`
+}
+
+// WriteTallies prints one line per paper (in the order of names) with its
+// headline claims held, in the paper's direction, and its rows held, then
+// the totals.
+func WriteTallies(w io.Writer, names []string, tallies map[string]Tally) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PAPER\tHEADLINE CLAIMS HELD\tIN THE PAPER'S DIRECTION\tROWS WITHIN THE TOLERANCE")
+	var sum Tally
+	line := func(name string, t Tally) {
+		fmt.Fprintf(tw, "%s\t%d of %d\t%d of %d\t%d of %d\n", name, t.HeadlineHeld, t.Headlines, t.HeadlineDirection, t.HeadlineDirJudged, t.Held, t.Judged)
+	}
+	for _, n := range names {
+		t := tallies[n]
+		line(n, t)
+		sum.Headlines += t.Headlines
+		sum.HeadlineHeld += t.HeadlineHeld
+		sum.HeadlineDirection += t.HeadlineDirection
+		sum.HeadlineDirJudged += t.HeadlineDirJudged
+		sum.Judged += t.Judged
+		sum.Held += t.Held
+	}
+	line("all", sum)
+	tw.Flush()
 }
 
 // Count tallies rows.
@@ -184,6 +256,12 @@ func Count(rows []Row) Tally {
 			if !v.Off {
 				t.HeadlineHeld++
 			}
+			if d := r.Direction(); d.Judged {
+				t.HeadlineDirJudged++
+				if d.Held {
+					t.HeadlineDirection++
+				}
+			}
 			if r.Seeds < MinClaimSeeds {
 				t.FewSeeds++
 			}
@@ -194,8 +272,8 @@ func Count(rows []Row) Tally {
 
 // Summary is the tally as one line.
 func (t Tally) Summary() string {
-	s := fmt.Sprintf("headline claims: %d held, %d not held (of %d); rows with a paper figure: %d within the tolerance, %d outside (of %d)",
-		t.HeadlineHeld, t.Headlines-t.HeadlineHeld, t.Headlines, t.Held, t.Judged-t.Held, t.Judged)
+	s := fmt.Sprintf("headline claims: %d held, %d not held (of %d), %d of %d in the paper's direction; rows with a paper figure: %d within the tolerance, %d outside (of %d)",
+		t.HeadlineHeld, t.Headlines-t.HeadlineHeld, t.Headlines, t.HeadlineDirection, t.HeadlineDirJudged, t.Held, t.Judged-t.Held, t.Judged)
 	if t.FewSeeds > 0 {
 		s += fmt.Sprintf("; %d headline rows ran on fewer than %d seeds, too few to judge a claim", t.FewSeeds, MinClaimSeeds)
 	}
@@ -404,14 +482,14 @@ func Seeds(n int) []uint64 {
 func WriteTable(w io.Writer, title string, rows []Row) {
 	fmt.Fprintf(w, "%s\n", title)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "EXPERIMENT\tMETRIC\tUNIT\tPAPER\tSIMULATED\t± SD\t95% CI\tVS PAPER\tNOTE")
+	fmt.Fprintln(tw, "EXPERIMENT\tMETRIC\tUNIT\tPAPER\tSIMULATED\t± SD\t95% CI\tVS PAPER\tDIR\tNOTE")
 	for _, r := range rows {
 		paper := "-"
 		if !math.IsNaN(r.Paper) {
 			paper = trim(r.Paper)
 		}
 		ci := "-"
-		if !math.IsNaN(r.CILow) && !math.IsNaN(r.CIHigh) && r.Seeds > 1 && (r.SimulatedSE > 0 || r.CILow != r.CIHigh) {
+		if r.hasInterval() {
 			ci = fmt.Sprintf("[%s, %s]", trim(r.CILow), trim(r.CIHigh))
 		}
 		v := r.Verdict()
@@ -422,14 +500,21 @@ func WriteTable(w io.Writer, title string, rows []Row) {
 				mark = "✓ " + mark
 			}
 		}
+		dir := "-"
+		if d := r.Direction(); d.Judged {
+			dir = "✗"
+			if d.Held {
+				dir = "✓"
+			}
+		}
 		metric := r.Metric
 		if r.Headline {
 			metric = "* " + metric
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Experiment, metric, r.Unit, paper, trim(r.Simulated), trim(r.SimulatedSD), ci, mark, r.Note)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Experiment, metric, r.Unit, paper, trim(r.Simulated), trim(r.SimulatedSD), ci, mark, dir, r.Note)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "* headline claim. %s\n", ToleranceRule)
+	fmt.Fprintf(w, "* headline claim. %s %s\n", ToleranceRule, DirectionRule)
 	fmt.Fprintf(w, "%s\n", Count(rows).Summary())
 }
 

@@ -129,20 +129,21 @@ func TestTableMarksAndTally(t *testing.T) {
 		{Experiment: "e", Metric: "few seeds", Paper: 10, Simulated: 10, Seeds: 3, Headline: true},
 		{Experiment: "e", Metric: "judged only", Paper: 10, Simulated: 100, Seeds: 10},
 		{Experiment: "e", Metric: "no paper figure", Paper: math.NaN(), Simulated: 1, Seeds: 10},
+		{Experiment: "e", Metric: "interval across zero", Paper: -20, Simulated: -19, SimulatedSE: 9, CILow: -39, CIHigh: 1, Seeds: 10, Headline: true},
 	}
 	tl := Count(rows)
-	if tl != (Tally{Judged: 4, Held: 2, Headlines: 3, HeadlineHeld: 2, FewSeeds: 1}) {
+	if tl != (Tally{Judged: 5, Held: 3, Headlines: 4, HeadlineHeld: 3, HeadlineDirection: 2, HeadlineDirJudged: 4, FewSeeds: 1}) {
 		t.Fatalf("tally %+v", tl)
 	}
 	var buf bytes.Buffer
 	WriteTable(&buf, "title", rows)
 	out := buf.String()
-	for _, want := range []string{"* held", "✓ +10 %", "✗ +115 %", "✗ +900 %", "headline claims: 2 held, 1 not held (of 3)"} {
+	for _, want := range []string{"* held", "✓ +10 %", "✗ +115 %", "✗ +900 %", "headline claims: 3 held, 1 not held (of 4), 2 of 4 in the paper's direction"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
 	}
-	if !strings.Contains(out, "2 within the tolerance, 2 outside (of 4)") || !strings.Contains(out, "1 headline rows ran on fewer than 10 seeds") {
+	if !strings.Contains(out, "3 within the tolerance, 2 outside (of 5)") || !strings.Contains(out, "1 headline rows ran on fewer than 10 seeds") {
 		t.Errorf("tally line:\n%s", out)
 	}
 	buf.Reset()
@@ -155,6 +156,10 @@ func TestTableMarksAndTally(t *testing.T) {
 	}
 	if back[0]["verdict"] != "held" || back[1]["verdict"] != "not held" || back[4]["verdict"] != nil || back[0]["headline"] != true {
 		t.Errorf("JSON verdicts: %v", back)
+	}
+	// The direction: the value without an interval, else the interval.
+	if back[0]["direction"] != "held" || back[1]["direction"] != "not held" || back[4]["direction"] != nil || back[5]["direction"] != "not held" {
+		t.Errorf("JSON directions: %v %v %v %v", back[0]["direction"], back[1]["direction"], back[4]["direction"], back[5]["direction"])
 	}
 	// headline is in every row, false too (issue 29: it appeared only when true).
 	for i, row := range back {
@@ -170,5 +175,21 @@ func TestTableMarksAndTally(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), `"per_seed": [`) || !strings.Contains(buf.String(), "-10,") || !strings.Contains(buf.String(), "null") {
 		t.Errorf("per-seed values: %s", buf.String())
+	}
+}
+
+// TestWriteTallies: one line per paper in the order given, then the totals.
+func TestWriteTallies(t *testing.T) {
+	var buf bytes.Buffer
+	WriteTallies(&buf, []string{"b", "a"}, map[string]Tally{
+		"a": {Judged: 10, Held: 4, Headlines: 3, HeadlineHeld: 1, HeadlineDirection: 2, HeadlineDirJudged: 3},
+		"b": {Judged: 5, Held: 5, Headlines: 2, HeadlineHeld: 2, HeadlineDirection: 2, HeadlineDirJudged: 2},
+	})
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[1], "b ") || !strings.HasPrefix(lines[2], "a ") {
+		t.Fatalf("tallies:\n%s", buf.String())
+	}
+	if f := strings.Fields(lines[3]); strings.Join(f, " ") != "all 3 of 5 4 of 5 9 of 15" {
+		t.Errorf("totals line %q, want all 3 of 5 / 4 of 5 / 9 of 15", lines[3])
 	}
 }

@@ -98,3 +98,26 @@ func TestRunProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestReproRefusesBeforeRunning: an unknown paper (all is a name too) and
+// a bad flag are refused with exit 2 before any experiment runs.
+func TestReproRefusesBeforeRunning(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"repro", "opra"}, []string{`unknown paper "opra"`, "opera", "or all"}},
+		{[]string{"repro", "all", "--format", "xml"}, []string{`--format "xml" is not table or json`}},
+		{[]string{"repro", "all", "--seeds", "0"}, []string{"--seeds and --parallel must be at least 1"}},
+	} {
+		code, stdout, stderr := runBin(t, "", c.args...)
+		if code != 2 || stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q; want exit 2 and nothing", c.args, code, stdout)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr %q lacks %q", c.args, stderr, w)
+			}
+		}
+	}
+}

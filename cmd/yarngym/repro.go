@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
@@ -12,9 +13,11 @@ import (
 )
 
 func cmdRepro(args []string, stdout, stderr io.Writer) error {
-	c := newCommand("repro", "PAPER", "Runs a paper's experiments over seeds and prints each figure the paper reports beside the\n"+
+	c := newCommand("repro", "PAPER|all", "Runs a paper's experiments over seeds and prints each figure the paper reports beside the\n"+
 		"simulated mean ± SD and its 95 % interval (changes paired seed by seed), marks each row held (✓) or\n"+
-		"not (✗) by the tolerance rule, and ends with a line counting the headline claims held.\n"+
+		"not (✗) by the tolerance rule and its direction held (✓) when the interval lies on the paper's side\n"+
+		"of zero, and ends with a line counting the headline claims held; all runs every paper and ends\n"+
+		"with their tallies.\n"+
 		fmt.Sprintf("A claim needs at least %d seeds. Papers: ", repro.MinClaimSeeds)+strings.Join(repro.Names(), ", ")+".",
 		`yarngym repro opera --seeds 10 --parallel 2 --format json`)
 	seeds := c.fs.Int("seeds", repro.MinClaimSeeds, "seeds per experiment: 1..`N`")
@@ -25,11 +28,16 @@ func cmdRepro(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("repro takes one paper: %s", strings.Join(repro.Names(), ", "))
+		return usagef("repro takes one paper or all: %s", strings.Join(repro.Names(), ", "))
 	}
-	p, ok := repro.Lookup(pos[0])
-	if !ok {
-		return usagef("repro: unknown paper %q%s (known: %s)", pos[0], registry.DidYouMean(pos[0], repro.Names()), strings.Join(repro.Names(), ", "))
+	names := []string{pos[0]}
+	if pos[0] == "all" {
+		names = repro.Names()
+	}
+	for _, n := range names {
+		if _, ok := repro.Lookup(n); !ok {
+			return usagef("repro: unknown paper %q%s (known: %s, or all)", n, registry.DidYouMean(n, repro.Names()), strings.Join(repro.Names(), ", "))
+		}
 	}
 	if *seeds < 1 || *parallel < 1 {
 		return usagef("repro: --seeds and --parallel must be at least 1")
@@ -38,17 +46,42 @@ func cmdRepro(args []string, stdout, stderr io.Writer) error {
 		return usagef("repro: --format %q is not table or json", *format)
 	}
 	ctx := repro.Context{Seeds: repro.Seeds(*seeds), Parallel: *parallel, Progress: reproProgress(stderr)}
-	rows, err := p.Run(ctx)
-	if isTerminal(stderr) {
-		fmt.Fprintln(stderr) // end the redrawn progress line
+	all := map[string][]repro.Row{}
+	tallies := map[string]repro.Tally{}
+	for _, n := range names {
+		p, _ := repro.Lookup(n)
+		rows, err := p.Run(ctx)
+		if isTerminal(stderr) {
+			fmt.Fprintln(stderr) // end the redrawn progress line
+		}
+		if err != nil {
+			return err
+		}
+		all[n], tallies[n] = rows, repro.Count(rows)
+		if *format == "table" {
+			if len(names) > 1 {
+				fmt.Fprintln(stdout)
+			}
+			repro.WriteTable(stdout, fmt.Sprintf("%s (%d seeds)", p.Title, *seeds), rows)
+		}
 	}
-	if err != nil {
+	switch {
+	case *format == "json" && len(names) == 1:
+		return repro.WriteJSON(stdout, all[names[0]])
+	case *format == "json":
+		b, err := json.MarshalIndent(struct {
+			Papers  map[string][]repro.Row `json:"papers"`
+			Tallies map[string]repro.Tally `json:"tallies"`
+		}{all, tallies}, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(stdout, string(b))
 		return err
+	case len(names) > 1:
+		fmt.Fprintf(stdout, "\nEvery paper (%d seeds)\n", *seeds)
+		repro.WriteTallies(stdout, names, tallies)
 	}
-	if *format == "json" {
-		return repro.WriteJSON(stdout, rows)
-	}
-	repro.WriteTable(stdout, fmt.Sprintf("%s (%d seeds)", p.Title, *seeds), rows)
 	return nil
 }
 
