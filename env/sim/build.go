@@ -13,6 +13,9 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 	if len(spec.Stages) == 0 {
 		return fmt.Errorf("job %q has no stages", spec.Name)
 	}
+	if spec.CommitMs < 0 {
+		return fmt.Errorf("job %q: negative commit time", spec.Name)
+	}
 	// The job's tasks are allocated together (see Task).
 	n := 0
 	for si := range spec.Stages {

@@ -20,6 +20,7 @@ const (
 	evRelease                     // node id reports its finished containers (release.go)
 	evRemoveApps                  // node id's heartbeat is over: the applications whose AMs it reported complete are removed
 	evUnhold                      // node id frees the preempted containers it reports complete (release.go)
+	evCommit                      // job id's AM has committed the job (JobSpec.CommitMs): the job ends
 )
 
 // event is ordered by (at, ord, seq). The model's rule is that simultaneous

@@ -312,6 +312,10 @@ func (s *Sim) complete(t *Task) {
 		l.TaskEnded(s.handle, t, Finished)
 	}
 	if j.tasksLeft == 0 {
+		if j.Spec.CommitMs > 0 && j.AM != nil && j.AM.State == TaskRunning {
+			s.schedule(s.now+j.Spec.CommitMs, evCommit, j.ID)
+			return
+		}
 		s.finishJob(j)
 		return
 	}

@@ -454,6 +454,8 @@ func (s *Sim) dispatch(ev event) {
 		s.removeApps(s.Nodes[ev.id])
 	case evUnhold:
 		s.unhold(s.Nodes[ev.id])
+	case evCommit:
+		s.finishJob(s.Jobs[ev.id])
 	case evAMTick:
 		s.preemptReducers()
 		s.schedule(s.now+s.model.AMTickMs, evAMTick, 0)

@@ -38,6 +38,13 @@ type JobSpec struct {
 	Stages []StageSpec
 	// GoalMs is an optional completion-time goal, relative to submission.
 	GoalMs Ms
+	// CommitMs is the job's commit: from its last task's end to its own,
+	// its AM holding its container meanwhile (a MapReduce AM commits the
+	// job's output, CommitterEventHandler's commitJob, then writes its
+	// history and unregisters; a job history records the job's finishTime
+	// after it). Only a job with an AM commits; 0: the job ends with its
+	// last task.
+	CommitMs Ms
 }
 
 // StageSpec is a group of similar tasks. Stage i+1 is requested once

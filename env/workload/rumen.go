@@ -69,8 +69,11 @@ import (
 // 1. The format has no usage curves: tasks use the engine's default
 // profiles.
 //
-// Setup and cleanup tasks (otherTasks) and the job's commit after its last
-// task are not modelled: the engine ends a job with its last task.
+// The job's commit, from its last task's end to its recorded finishTime
+// (the AM commits the output, writes the history and unregisters), is
+// replayed as recorded (sim.JobSpec.CommitMs; commit = false ends each job
+// with its last task). Setup and cleanup tasks (Hadoop 1's otherTasks) are
+// not replayed.
 type RumenOptions struct {
 	// Path is the trace file; required.
 	Path string `toml:"path"`
@@ -97,6 +100,8 @@ type RumenOptions struct {
 	SlowStart float64 `toml:"slow_start"`
 	// KeepQueues keeps the trace's queue names.
 	KeepQueues bool `toml:"keep_queues"`
+	// Commit replays each job's recorded commit (RumenJob.CommitMs).
+	Commit bool `toml:"commit"`
 	// MaxJobs keeps only the first max_jobs jobs by submission (0: all).
 	MaxJobs int `toml:"max_jobs"`
 	// TimeScale multiplies submission times; 0 submits every job at 0.
@@ -117,7 +122,7 @@ func (o *RumenOptions) SetNotes(n []string) { o.notes = n }
 
 // RumenDefaults returns the Rumen loader's default options (Path empty).
 func RumenDefaults() *RumenOptions {
-	return &RumenOptions{Usage: "measured", Hints: true, MinAllocMB: -1, SlowStart: -1, TimeScale: 1}
+	return &RumenOptions{Usage: "measured", Hints: true, MinAllocMB: -1, SlowStart: -1, TimeScale: 1, Commit: true}
 }
 
 // PathPtr: see SWIMOptions.PathPtr.
@@ -186,6 +191,27 @@ type RumenJob struct {
 	Maps, Reduces      []RumenTask
 	MapReq, ReduceReq  sim.Res
 	SlowStart          float64
+}
+
+// CommitMs is the job's commit as recorded: from the end of its last task
+// replayed to its finishTime (0 where either is unrecorded, or the finish
+// comes first).
+func (j *RumenJob) CommitMs() sim.Ms {
+	if j.FinishMs < 0 {
+		return 0
+	}
+	last := sim.Ms(-1)
+	for _, ts := range [][]RumenTask{j.Maps, j.Reduces} {
+		for _, t := range ts {
+			if t.StartMs >= 0 {
+				last = max(last, t.StartMs+t.DurMs)
+			}
+		}
+	}
+	if last < 0 {
+		return 0
+	}
+	return max(j.FinishMs-last, 0)
 }
 
 // RumenTask is one task to replay: its recorded duration, its host hint
@@ -550,6 +576,9 @@ func buildRumen(o *RumenOptions, tr *RumenTrace, _ *sim.Rand) ([]sim.JobSpec, er
 	jobs := make([]sim.JobSpec, 0, len(tr.Jobs))
 	for _, rj := range tr.Jobs {
 		j := sim.JobSpec{Name: rj.ID, App: rj.Name, Framework: "mapreduce", Queue: rj.Queue, SubmitMs: rj.SubmitMs, AM: rj.AM}
+		if o.Commit && !rj.AM.IsZero() {
+			j.CommitMs = rj.CommitMs()
+		}
 		if j.App == "" {
 			j.App = "rumen"
 		}

@@ -69,6 +69,16 @@ func TestLoadRumenSLSSample(t *testing.T) {
 	if st.Kind != sim.KindMap || len(st.Hosts) != 96 || len(st.Profiles) != 96 || st.DurationsMs[0] != 17043 {
 		t.Errorf("stage: kind %v, %d hints, %d profiles, first %d ms", st.Kind, len(st.Hosts), len(st.Profiles), st.DurationsMs[0])
 	}
+	// Each job's commit as recorded: its finishTime less its last map's
+	// finish (job 1's TeraGen output commit took 11 s, job 2's 1.8 s).
+	if jobs[0].CommitMs != 10990 || jobs[1].CommitMs != 1842 {
+		t.Errorf("commits %d and %d ms, want the recorded 10990 and 1842", jobs[0].CommitMs, jobs[1].CommitMs)
+	}
+	o := RumenDefaults()
+	o.Commit = false
+	if off, err := buildRumen(o, tr, sim.NewRand(1)); err != nil || off[0].CommitMs != 0 || off[1].CommitMs != 0 {
+		t.Errorf("commit = false: commits %d and %d ms (%v), want none", off[0].CommitMs, off[1].CommitMs, err)
+	}
 	checkFuzzJobs(t, jobs)
 }
 
