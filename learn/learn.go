@@ -74,6 +74,7 @@ var table = []Learner{
 	{"grid", "grid search over the action box (budget: evaluations; about budget^(1/d) points per parameter)", 81, Grid},
 	{"random", "random search: budget uniform candidates", 27, RandomSearch},
 	{"cmaes", "CMA-ES (gonum/optimize CmaEsChol) from the paper default (budget: evaluations)", 27, CMAES},
+	{"bo", "Bayesian optimisation: a Gaussian-process surrogate (Matern 5/2) and expected improvement, batches of 3 (budget: evaluations)", 27, BO},
 	{"ppo", "PPO (gorgonia): a Gaussian MLP policy that sets the parameters every control interval (budget: env steps)", 100000, PPO},
 }
 

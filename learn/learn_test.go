@@ -52,7 +52,7 @@ func TestObjectiveMapping(t *testing.T) {
 // best, and gives the same model for the same seed whatever the workers.
 func TestBlackBox(t *testing.T) {
 	tk := mustTask(t, "AutoAdmin66-Fair-v0")
-	for _, algo := range []string{"grid", "random", "cmaes"} {
+	for _, algo := range []string{"grid", "random", "cmaes", "bo"} {
 		var models [][]byte
 		for _, w := range []int{1, 3} {
 			res, err := Train(algo, tk, Options{Budget: 9, Seed: 4, Workers: w, TrainSeeds: 4})

@@ -98,6 +98,44 @@ func (o *Objective) Score(action []float64) (task.Stat, error) {
 	return st, nil
 }
 
+// ScoreBatch scores several actions at once, every one on every seed, all
+// the episodes stepped side by side in one env.Batch (as many environments
+// as actions x seeds); each is logged in order, as Score would. The
+// returns do not depend on how many are batched or on the worker count.
+func (o *Objective) ScoreBatch(actions [][]float64) ([]task.Stat, error) {
+	clipped := make(perSlot, 0, len(actions)*len(o.Seeds))
+	seeds := make([]uint64, 0, cap(clipped))
+	for _, a := range actions {
+		c := o.Clip(a)
+		for _, s := range o.Seeds {
+			clipped, seeds = append(clipped, c), append(seeds, s)
+		}
+	}
+	eps, err := task.Evaluate(o.Task.Env, seeds, clipped, o.Workers)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]task.Stat, len(actions))
+	n := len(o.Seeds)
+	for k := range actions {
+		part := eps[k*n : (k+1)*n]
+		out[k] = task.NewStat(task.Returns(part))
+		o.Log = append(o.Log, Eval{Action: clipped[k*n], Return: out[k]})
+		for _, e := range part {
+			o.EnvSteps += int64(e.Steps)
+		}
+	}
+	return out, nil
+}
+
+// perSlot is an agent playing, in each environment slot, an action of its
+// own throughout.
+type perSlot [][]float64
+
+func (perSlot) Begin(int, uint64) {}
+
+func (p perSlot) Act(i int, _ []float32, action []float64) { copy(action, p[i]) }
+
 // Best returns the logged evaluation of the highest mean return (the
 // earliest among ties).
 func (o *Objective) Best() Eval {

@@ -28,8 +28,8 @@ the comparison table. Each learner writes OUT/TASK/ALGO/: model.json (the
 model, checkpointed during PPO), curve.csv (the learning curve), eval.json
 (test returns, paired differences, timing) and report.html (the curve
 beside the baselines; the controller's actions over one test episode).
-Learners: grid, random, cmaes (budget: evaluations), ppo (budget: env
-steps).`, "yarngym learn OPERA-v0,AutoAdmin-v0 --algo grid,cmaes,ppo --budget grid=81,cmaes=27,ppo=100000")
+Learners: grid, random, cmaes, bo (budget: evaluations), ppo (budget:
+env steps).`, "yarngym learn OPERA-v0,AutoAdmin-v0 --algo grid,cmaes,ppo --budget grid=81,cmaes=27,ppo=100000")
 	algos := c.fs.String("algo", "ppo", "`LEARNERS`, comma-separated: "+strings.Join(learn.Names(), ", "))
 	budget := c.fs.String("budget", "", "`N` for every learner, or per learner (cmaes=27,ppo=100000); default: each learner's ("+learn.DefaultBudgets()+")")
 	seed := c.fs.Uint64("seed", 1, "the run's `SEED` (initial weights, samples, candidates)")
