@@ -40,8 +40,9 @@ def sb3_train(task: dict, steps: int, seed: int):
     from yarngym.sb3 import SB3VecEnv
 
     torch.set_num_threads(1)
-    venv = SB3VecEnv(8, normalize_actions=True, **env_kwargs(task))
-    venv.seed(task["train_seeds"]["first"])
+    # Every episode on the task's train seeds, in turn, as yarngym's PPO trains.
+    train = (task["train_seeds"]["first"], task["train_seeds"]["count"])
+    venv = SB3VecEnv(8, normalize_actions=True, seed_cycle=train, **env_kwargs(task))
     norm = VecNormalize(venv, norm_obs=True, norm_reward=True, clip_obs=10.0, gamma=0.99)
     model = PPO(
         "MlpPolicy",

@@ -294,3 +294,32 @@ def test_async_vector_env_works_by_default():
         """
     )
     assert r.returncode == 0 and r.stdout.strip() == "forkserver", r.stdout + r.stderr[-3000:]
+
+
+def test_task_ids_train_on_train_seeds():
+    """A registered task's env, reset without an explicit episode seed,
+    plays one of the task's train seeds (single env, and the native vector
+    env through its autoresets); reset(seed=s) still draws reproducibly; an
+    explicit episode_seed (a test seed) is played as given; a bad range is
+    refused."""
+    task_id = "yarngym/AutoAdmin66-Fair-v0"
+    tr = yarngym.TASKS[task_id]["train_seeds"]
+    lo, hi = tr["first"], tr["first"] + tr["count"]
+    with gym.make(task_id, max_steps=2) as env:
+        drawn = [env.reset(seed=s)[1]["episode_seed"] for s in (1, 2, 1)]
+        assert all(lo <= d < hi for d in drawn) and drawn[0] == drawn[2]
+        assert env.reset(options={"episode_seed": 3})[1]["episode_seed"] == 3
+    venv = yarngym.VectorClusterEnv(3, **QUICK, max_steps=2, episode_seeds=(lo, tr["count"]))
+    venv.reset(seed=7)
+    first = venv.episode_seeds().copy()
+    single = yarngym.ClusterEnv(**QUICK, max_steps=2)
+    for _ in range(4):  # two episodes each, the autoresets redrawn
+        obs, _, term, trunc, _ = venv.step(np.zeros((3, 1), np.float32))
+        seeds = venv.episode_seeds()
+        assert all(lo <= s < hi for s in seeds)
+        for i in np.flatnonzero(term | trunc):  # the new episode's first observation
+            assert np.array_equal(obs[i], single.reset(options={"episode_seed": int(seeds[i])})[0])
+    assert all(lo <= s < hi for s in first)
+    venv.close()
+    with pytest.raises(ValueError, match="episode_seeds"):
+        yarngym.ClusterEnv(**QUICK, episode_seeds=(1, 0))

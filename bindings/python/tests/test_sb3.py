@@ -51,6 +51,33 @@ def test_vecenv_conventions():
     venv.close()
 
 
+def test_episode_seed_schedule():
+    """seed_cycle=(first, count) plays every episode on the schedule's
+    next seed, wrapping, from the first reset on and after every end (the
+    native autoreset's derived seeds are replaced), and an episode on seed
+    s is the one ClusterEnv plays on s."""
+    from yarngym.sb3 import SB3VecEnv
+
+    venv = SB3VecEnv(2, **QUICK, max_steps=2, seed_cycle=(1000, 3))
+    obs = venv.reset()
+    assert list(venv.venv.episode_seeds()) == [1000, 1001]
+    single = yarngym.ClusterEnv(**QUICK, max_steps=2)
+    assert np.array_equal(obs[1], single.reset(options={"episode_seed": 1001})[0])
+    seen = []
+    for _ in range(4):  # two episodes per env
+        obs, _, dones, infos = venv.step(np.zeros((2, 1), np.float32))
+        if dones.any():
+            seen.append(list(venv.venv.episode_seeds()))
+            for i in np.flatnonzero(dones):
+                assert venv.reset_infos[i]["step"] == 0
+                want = single.reset(options={"episode_seed": int(seen[-1][i])})[0]
+                assert np.array_equal(obs[i], want)
+    assert seen == [[1002, 1000], [1001, 1002]]
+    with pytest.raises(ValueError, match="seed_cycle"):
+        SB3VecEnv(1, **QUICK, seed_cycle=(5, 0))
+    venv.close()
+
+
 def test_ppo_trains_and_beats_random():
     """SB3's PPO on a registered task (train seeds), evaluated with its mean
     action on the task's test seeds, beats the task's random-action
@@ -64,8 +91,8 @@ def test_ppo_trains_and_beats_random():
 
     torch.manual_seed(0)
     task = yarngym.TASKS["yarngym/AutoAdmin66-Fair-v0"]
-    venv = SB3VecEnv(8, normalize_actions=True, **env_kwargs(task))
-    venv.seed(task["train_seeds"]["first"])
+    train = (task["train_seeds"]["first"], task["train_seeds"]["count"])
+    venv = SB3VecEnv(8, normalize_actions=True, seed_cycle=train, **env_kwargs(task))
     env = VecNormalize(VecMonitor(venv), clip_obs=10.0)
     model = PPO("MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=4, seed=0, device="cpu", verbose=0,
                 policy_kwargs=dict(net_arch=[32, 32], log_std_init=-0.5))  # fmt: skip

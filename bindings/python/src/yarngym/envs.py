@@ -63,11 +63,24 @@ _ROW_PX, _BAR_PX = 6, 160
 _BG, _FG = (24, 24, 32), (70, 160, 230)
 
 
-def _draw_seed(rng: np.random.Generator) -> int:
-    """An episode seed for Go, drawn from a gymnasium np_random. It is below
-    2**63 so that info["episode_seed"] fits an int64 (gymnasium's vector
-    envs batch int infos into int64 arrays)."""
+def _draw_seed(rng: np.random.Generator, seed_range: tuple[int, int] | None = None) -> int:
+    """An episode seed for Go, drawn from a gymnasium np_random: uniform in
+    ``seed_range`` (first, count) when given (a task's train seeds), else
+    below 2**63 so that info["episode_seed"] fits an int64 (gymnasium's
+    vector envs batch int infos into int64 arrays)."""
+    if seed_range is not None:
+        return seed_range[0] + int(rng.integers(0, seed_range[1], dtype=np.int64))
     return int(rng.integers(0, 2**63, dtype=np.int64))
+
+
+def _seed_range(episode_seeds: Sequence[int] | None) -> tuple[int, int] | None:
+    """Checks ``episode_seeds=(first, count)``."""
+    if episode_seeds is None:
+        return None
+    first, count = (int(x) for x in episode_seeds)
+    if first < 0 or count < 1 or first + count > 2**63:
+        raise ValueError(f"episode_seeds=(first, count) wants first >= 0, count >= 1 and first + count <= 2**63, got {tuple(episode_seeds)!r}")
+    return first, count
 
 
 def _spaces(b: NativeBatch, normalize: bool) -> tuple[spaces.Box, spaces.Box]:
@@ -116,6 +129,10 @@ class ClusterEnv(gym.Env):
             6 px per observation feature x 160 px x 3: a bar per feature,
             its length the feature's place between its bounds; what
             stable-baselines3's make_vec_env and video recorders ask for).
+        episode_seeds: (first, count): an episode without an explicit
+            ``episode_seed`` draws its seed uniformly from first ..
+            first + count - 1 (a task's train seeds; the registered task ids
+            set them) instead of from all 63-bit seeds.
 
     Observations are float32 vectors (``feature_names`` names them) inside
     the declared bounds; the action is one value per controlled parameter
@@ -145,7 +162,9 @@ class ClusterEnv(gym.Env):
         reward: Mapping[str, float] | None = None,
         normalize_actions: bool = False,
         render_mode: str | None = None,
+        episode_seeds: Sequence[int] | None = None,
     ):
+        self._range = _seed_range(episode_seeds)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: want None or one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
@@ -212,7 +231,7 @@ class ClusterEnv(gym.Env):
         if options and options.get("episode_seed") is not None:
             s = as_seed(options["episode_seed"], "episode_seed")
         else:
-            s = _draw_seed(self.np_random)
+            s = _draw_seed(self.np_random, self._range)
         sig = defer_sigint()  # see _native.defer_sigint: no C call after resume_sigint
         try:
             self._b.reset([s])
@@ -297,6 +316,10 @@ class VectorClusterEnv(VectorEnv):
     ``reset(seed=s)`` gives env i the same first episode as
     ``ClusterEnv.reset(seed=s + i)`` (and ``seed`` may be a list of N
     seeds); ``options={"reset_mask": mask}`` resets only some envs.
+    With ``episode_seeds=(first, count)`` every episode's seed, the
+    autoreset ones' too, is drawn from the env's np_random uniformly in
+    first .. first + count - 1 (an ended env is reset again on it after the
+    native autoreset).
 
     Args: ``num_envs``; ``workers``: Go worker threads (0: the Go thread
     count, see :func:`yarngym.set_threads`); ``copy``: return fresh arrays
@@ -324,7 +347,9 @@ class VectorClusterEnv(VectorEnv):
         max_episode_steps: int | None = None,
         normalize_actions: bool = False,
         render_mode: str | None = None,
+        episode_seeds: Sequence[int] | None = None,
     ):
+        self._range = _seed_range(episode_seeds)
         if render_mode is not None:
             raise ValueError("VectorClusterEnv does not render (render_mode must be None)")
         if max_steps is None and max_episode_steps is not None:
@@ -402,7 +427,7 @@ class VectorClusterEnv(VectorEnv):
                 self._rngs[i] = seeding.np_random(int(per[i]))[0]
             elif self._rngs[i] is None:
                 self._rngs[i] = seeding.np_random()[0]
-            seeds[i] = np.uint64(_draw_seed(self._rngs[i]))
+            seeds[i] = np.uint64(_draw_seed(self._rngs[i], self._range))
         sig = defer_sigint()  # see _native.defer_sigint: no C call after resume_sigint
         try:
             b.reset(seeds, mask)
@@ -437,9 +462,25 @@ class VectorClusterEnv(VectorEnv):
         try:
             b.step()
             out = self._step_results()
+            if self._range is not None and (ended := out[2] | out[3]).any():
+                self._redraw(ended, out[0])
         finally:
             resume_sigint(sig)
         return out
+
+    def _redraw(self, ended: np.ndarray, obs: np.ndarray) -> None:
+        """Resets the envs the native autoreset started again on a derived
+        seed on one drawn from ``episode_seeds`` instead (their final
+        observations and infos are already taken)."""
+        b = self._b
+        seeds = b.seeds.copy()
+        for i in np.flatnonzero(ended):
+            if self._rngs[i] is None:
+                self._rngs[i] = seeding.np_random()[0]
+            seeds[i] = np.uint64(_draw_seed(self._rngs[i], self._range))
+        b.reset(seeds, ended)
+        if obs is not b.obs:
+            obs[ended] = b.obs[ended]
 
     def _step_results(self):
         b = self._b

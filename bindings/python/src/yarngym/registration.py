@@ -17,8 +17,10 @@ actions (``normalize_actions=True``): the action space is [-1, 1] per
 parameter, mapped linearly onto the parameter's range (``param_low`` /
 ``param_high``); pass ``normalize_actions=False`` for the parameters' own
 values. Train and test seeds are in :data:`TASKS` (``train_seeds``,
-``test_seeds``): pass ``options={"episode_seed": s}`` to ``reset`` to play
-seed ``s`` exactly.
+``test_seeds``): an episode reset without an explicit seed plays one of the
+task's train seeds (``episode_seeds``, drawn from the env's np_random), and
+``options={"episode_seed": s}`` plays seed ``s`` exactly (a test seed, to
+evaluate).
 
 The ids exist in a process once yarngym is imported there. A worker process
 that did not import it (an RLlib env runner, a spawned multiprocessing
@@ -76,6 +78,15 @@ def env_kwargs(task: dict[str, Any]) -> dict[str, Any]:
     return {k: cfg[k] for k in _CONFIG_KEYS if cfg.get(k) not in (None, [], {})}
 
 
+def _train_range(task: dict[str, Any]) -> tuple[int, int] | None:
+    """A task's train seeds as (first, count) (None if the registry names
+    none)."""
+    tr = task.get("train_seeds")
+    if not tr:
+        return None
+    return int(tr["first"]), int(tr["count"])
+
+
 def tasks() -> list[dict[str, Any]]:
     """Every registered task (see :data:`TASKS`), in registry order."""
     if TASKS:
@@ -108,7 +119,9 @@ def register_envs() -> None:
             id=env_id,
             entry_point=_ENTRY,
             vector_entry_point=_VECTOR_ENTRY,
-            kwargs={"normalize_actions": True, **env_kwargs(task)},
+            # Training episodes (no explicit episode_seed) on the task's
+            # train seeds, as yarngym's own learners train.
+            kwargs={"normalize_actions": True, "episode_seeds": _train_range(task), **env_kwargs(task)},
         )
 
 

@@ -10,7 +10,11 @@ It follows SB3's conventions: ``dones = terminated | truncated``; an ended
 env's info has ``terminal_observation`` (the ending observation; the
 returned one is the new episode's first) and ``TimeLimit.truncated``
 (truncated and not terminated); ``seed(s)`` seeds the next ``reset()``
-with s + i for env i. Importing this module needs stable-baselines3.
+with s + i for env i. ``seed_cycle=(first, count)`` instead plays every
+episode, from the first reset on, on the next seed of ``first ..
+first + count - 1`` in turn (wrapping), as yarngym's own PPO trains on a
+task's train seeds: pass a task's ``train_seeds``. Importing this module
+needs stable-baselines3.
 """
 
 from __future__ import annotations
@@ -31,13 +35,36 @@ class SB3VecEnv(VecEnv):
 
     Pass either an existing :class:`VectorClusterEnv` (``venv=``) or the
     arguments to build one (``num_envs``, ``scenario`` and the keywords of
-    :class:`VectorClusterEnv`).
+    :class:`VectorClusterEnv`). ``seed_cycle=(first, count)``: see the
+    module's doc.
     """
 
-    def __init__(self, num_envs: int = 1, scenario: str = "quick", *, venv: VectorClusterEnv | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        num_envs: int = 1,
+        scenario: str = "quick",
+        *,
+        venv: VectorClusterEnv | None = None,
+        seed_cycle: tuple[int, int] | None = None,
+        **kwargs: Any,
+    ):
         self.venv = venv if venv is not None else VectorClusterEnv(num_envs, scenario, **kwargs)
         self._actions: np.ndarray | None = None
+        self._schedule: tuple[int, int] | None = None
+        self._next = 0
+        if seed_cycle is not None:
+            first, count = (int(x) for x in seed_cycle)
+            if first < 0 or count < 1:
+                raise ValueError(f"seed_cycle=(first, count) wants first >= 0 and count >= 1, got {seed_cycle!r}")
+            self._schedule = (first, count)
         super().__init__(self.venv.num_envs, self.venv.single_observation_space, self.venv.single_action_space)
+
+    def _scheduled(self, k: int) -> list[int]:
+        """The next k seeds of the schedule."""
+        first, count = self._schedule  # type: ignore[misc]
+        out = [first + (self._next + i) % count for i in range(k)]
+        self._next += k
+        return out
 
     # reset and step_wait hold a Ctrl-C until they have returned, as the
     # vector env's own calls do (_native.defer_sigint).
@@ -45,7 +72,9 @@ class SB3VecEnv(VecEnv):
     def reset(self):
         seeds = self._seeds
         kw: dict[str, Any] = {}
-        if any(s is not None for s in seeds):
+        if self._schedule is not None:
+            kw["options"] = {"episode_seeds": self._scheduled(self.num_envs)}
+        elif any(s is not None for s in seeds):
             kw["seed"] = [None if s is None else int(s) for s in seeds]
         sig = defer_sigint()
         try:
@@ -77,6 +106,16 @@ class SB3VecEnv(VecEnv):
             out[i] = {k: fin[k][i].item() for k in self.venv.info_names}
             out[i]["terminal_observation"] = infos["final_obs"][i]
             self.reset_infos[i] = {k: infos[k][i].item() for k in self.venv.info_names}
+        if self._schedule is not None and dones.any():
+            # The native autoreset drew the new episodes' seeds: start them
+            # again on the schedule's next seeds.
+            ended = np.flatnonzero(dones)
+            seeds = self.venv.episode_seeds().astype(np.uint64)
+            seeds[ended] = self._scheduled(len(ended))
+            obs, infos = self.venv.reset(options={"reset_mask": dones, "episode_seeds": [int(x) for x in seeds]})
+            fresh = self._split(infos, range(self.num_envs))
+            for i in ended:
+                self.reset_infos[i] = fresh[i]
         for i in range(self.num_envs):
             out[i]["TimeLimit.truncated"] = bool(trunc[i] and not term[i])
         return obs, rewards.astype(np.float32), dones, out
