@@ -1,10 +1,6 @@
 package learn
 
-import (
-	"math"
-
-	"yarngym/env/task"
-)
+import "yarngym/env/task"
 
 // Grid is grid search, the baseline tuner: it scores an even grid over the
 // action box, k = floor(budget^(1/d)) points per parameter (at least 2;
@@ -15,14 +11,7 @@ func Grid(t task.Task, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := len(obj.Low)
-	k := max(2, int(math.Floor(math.Pow(float64(o.Budget), 1/float64(d))+1e-9)))
-	gt := t
-	gt.Grid = make([]int, d)
-	for i := range gt.Grid {
-		gt.Grid[i] = k
-	}
-	points, err := task.GridPoints(gt)
+	points, err := task.FineGrid(t, o.Budget)
 	if err != nil {
 		return nil, err
 	}

@@ -103,7 +103,7 @@ func (o *Objective) Score(action []float64) (task.Stat, error) {
 // as actions x seeds); each is logged in order, as Score would. The
 // returns do not depend on how many are batched or on the worker count.
 func (o *Objective) ScoreBatch(actions [][]float64) ([]task.Stat, error) {
-	clipped := make(perSlot, 0, len(actions)*len(o.Seeds))
+	clipped := make(task.PerSlot, 0, len(actions)*len(o.Seeds))
 	seeds := make([]uint64, 0, cap(clipped))
 	for _, a := range actions {
 		c := o.Clip(a)
@@ -127,14 +127,6 @@ func (o *Objective) ScoreBatch(actions [][]float64) ([]task.Stat, error) {
 	}
 	return out, nil
 }
-
-// perSlot is an agent playing, in each environment slot, an action of its
-// own throughout.
-type perSlot [][]float64
-
-func (perSlot) Begin(int, uint64) {}
-
-func (p perSlot) Act(i int, _ []float32, action []float64) { copy(action, p[i]) }
 
 // Best returns the logged evaluation of the highest mean return (the
 // earliest among ties).

@@ -25,7 +25,7 @@ type Learning struct {
 	DiagNames []string
 	Diag      map[string][]float64
 	// Baselines are mean test returns by name ("paper default", "random",
-	// "best static (grid)"); Learned is the learned model's.
+	// "best static ..."); Learned is the learned model's.
 	Baselines []NamedValue
 	Learned   NamedValue
 	// Table rows (label, value) summarising the run.

@@ -5,7 +5,6 @@ import (
 	"math"
 	"sync"
 
-	"yarngym/benchmarks/models"
 	"yarngym/benchmarks/repro"
 	_ "yarngym/benchmarks/repro/all" // registers every paper's reproduction
 	"yarngym/env/sim"
@@ -99,7 +98,7 @@ func Run(s Suite, o Options) (*Results, error) {
 			seed := u.seed
 			ro := runner.Options{Scenario: u.pair.Scenario, Sets: u.pair.loadSets(), Policy: u.pair.Policy, Seed: &seed, TimelineS: o.TimelineS}
 			if u.pair.Model != "" {
-				m, err := models.Load(u.pair.Model)
+				m, err := LoadModel(u.pair.Model)
 				if err != nil {
 					errs[i] = err
 					return

@@ -10,6 +10,7 @@ package suite
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"yarngym/benchmarks/models"
@@ -26,9 +27,10 @@ type Pair struct {
 	Sets []string
 	// Label names the variant in tables and charts; empty means Policy.
 	Label string
-	// Model names a committed trained controller (benchmarks/models,
-	// "TASK/ALGO") that sets the policy's parameters every control interval
-	// of its task.
+	// Model names a trained controller that sets the policy's parameters
+	// every control interval of its task: a committed one
+	// (benchmarks/models, "TASK/ALGO") or a model file or folder written by
+	// yarngym learn (LoadModel).
 	Model string
 }
 
@@ -189,9 +191,9 @@ func (s Suite) Resolve() (run []Pair, skipped []Skip) {
 		builtin[n] = true
 	}
 	for _, p := range s.Pairs {
-		if !builtin[p.Scenario] {
+		if !builtin[p.Scenario] && !isFile(p.Scenario) {
 			skipped = append(skipped, Skip{Scenario: p.Scenario, Policy: p.Name(),
-				Reason: fmt.Sprintf("scenario %q is not a built-in scenario (env/scenario/builtin)", p.Scenario)})
+				Reason: fmt.Sprintf("scenario %q is neither a built-in scenario (env/scenario/builtin) nor a file", p.Scenario)})
 			continue
 		}
 		if !reg[p.Policy] {
@@ -212,6 +214,12 @@ func (s Suite) Resolve() (run []Pair, skipped []Skip) {
 		run = append(run, p)
 	}
 	return run, skipped
+}
+
+// isFile reports whether path names a file (a user suite's own scenario).
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
 }
 
 // Scenarios returns the suite's scenario names in first-appearance order.

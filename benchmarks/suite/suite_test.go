@@ -157,7 +157,7 @@ func TestResolveSkips(t *testing.T) {
 	if len(res.Runs) != 1 || res.Runs[0].Policy != "fifo" {
 		t.Fatalf("runs %+v", res.Runs)
 	}
-	want := []string{`policy "no-such-policy" is not registered`, `scenario "no-such-scenario" is not a built-in`, "no reproduction registered"}
+	want := []string{`policy "no-such-policy" is not registered`, `scenario "no-such-scenario" is neither a built-in`, "no reproduction registered"}
 	if len(res.Skipped) != len(want) {
 		t.Fatalf("skipped %+v", res.Skipped)
 	}

@@ -121,7 +121,7 @@ def main() -> None:
     print(f"{args.task}: PPO, {args.steps} env steps, seed {args.seed}; test return over {len(d)} test seeds (mean ± s.e.)")
     rows = [
         ("paper default", stat(base["default"]["returns"]), "-"),
-        ("best static (grid)", stat(base["best_static"]["returns"]), "-"),
+        ("best static (81-point grid, train seeds)", stat(base["best_static"]["returns"]), "-"),
         ("yarngym PPO (gorgonia)", stat(go_returns), f"{go_s:.1f}"),
         ("stable-baselines3 PPO (torch)", stat(sb3_returns), f"{sb3_s:.1f}"),
     ]

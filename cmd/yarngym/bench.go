@@ -19,8 +19,11 @@ import (
 
 // cmdBench runs a suite: yarngym bench SUITE [--seeds N] [--out DIR] [--parallel K] [--timeline S].
 func cmdBench(args []string, stdout, stderr io.Writer) error {
-	c := newCommand("bench", "SUITE", "Runs every (scenario, policy, seed) of a suite and its papers' reproductions, and writes\n"+
-		"runs.csv, jobs.csv, timeline.csv, policy_state.csv, summary.json and report.html to --out. Suites:\n"+
+	c := newCommand("bench", "SUITE|FILE.toml", "Runs every (scenario, policy, seed) of a suite and its papers' reproductions, and writes\n"+
+		"runs.csv, jobs.csv, timeline.csv, policy_state.csv, summary.json and report.html to --out.\n"+
+		"A suite file (TOML) is a suite of your own: [[runs]] of scenario (built-in or a file), policy,\n"+
+		"and optionally sets, label and model (a trained controller: a model file or folder, or a\n"+
+		"committed TASK/ALGO); name, doc and papers at the top (README, \"Benchmarks\"). Suites:\n"+
 		strings.TrimRight(suite.Describe(), "\n"),
 		`yarngym bench quick --seeds 3 --out out/q`)
 	seeds := c.fs.Int("seeds", 3, "seeds per (scenario, policy): 1..`N`")
@@ -32,11 +35,16 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("bench takes one suite:\n%s", suite.Describe())
+		return usagef("bench takes one suite or suite file:\n%s", suite.Describe())
 	}
 	s, ok := suite.Lookup(pos[0])
-	if !ok {
-		return usagef("bench: unknown suite %q%s. Suites:\n%s", pos[0], registry.DidYouMean(pos[0], suite.Names()), suite.Describe())
+	switch {
+	case !ok && strings.HasSuffix(pos[0], ".toml"):
+		if s, err = suite.LoadFile(pos[0]); err != nil {
+			return err // a scenario.Error: exit 2
+		}
+	case !ok:
+		return usagef("bench: unknown suite %q%s (or a suite file, FILE.toml). Suites:\n%s", pos[0], registry.DidYouMean(pos[0], suite.Names()), suite.Describe())
 	}
 	if *seeds < 1 || *parallel < 1 || !(*timeline > 0) {
 		return usagef("bench: --seeds and --parallel must be at least 1, --timeline above 0")

@@ -21,6 +21,11 @@ import (
 
 // cmdLearn trains learners on tasks and compares them with the baselines:
 // yarngym learn TASK[,TASK...]|all [--algo A[,A...]] [--budget N|A=N,...] [--seed S] [--out DIR] [--workers K].
+
+// bestStaticLabel names the baselines' best static setting: chosen on the
+// task's train seeds over a grid as fine as the learners' (task.Baselines).
+const bestStaticLabel = "best static (81-point grid on train seeds)"
+
 func cmdLearn(args []string, stdout, stderr io.Writer) error {
 	c := newCommand("learn", "TASK[,TASK...]|all", `Trains learners on tasks (on their train seeds), evaluates each learned
 controller on the test seeds paired with the task's baselines, and prints
@@ -72,7 +77,7 @@ env steps).`, "yarngym learn OPERA-v0,AutoAdmin-v0 --algo grid,cmaes,ppo --budge
 			return err
 		}
 		rows = append(rows, compareRow{Task: t.ID, Method: "paper default", Action: fmtAction(b.Default.Action), Test: b.Default.Return},
-			compareRow{Task: t.ID, Method: "best static (grid, oracle on test)", Action: fmtAction(b.Best.Action), Test: b.Best.Return,
+			compareRow{Task: t.ID, Method: bestStaticLabel, Action: fmtAction(b.Best.Action), Test: b.Best.Return,
 				VsBest: task.Paired(b.Best.Returns, b.Best.Returns), VsDefault: b.BestVsDefault})
 		for _, a := range names {
 			dir := filepath.Join(*out, t.ID, a)
@@ -167,7 +172,7 @@ func learnOne(t task.Task, algo string, budget int, seed uint64, workers, trainS
 
 func learningReport(t task.Task, algo string, res *learn.Result, b *task.Baselines, row compareRow, tr *learn.ActionTrace) report.Learning {
 	l := report.Learning{Task: t.ID, Algo: algo, Objective: t.Objective(), XUnit: res.XUnit,
-		Baselines: []report.NamedValue{{Name: "paper default", Value: b.Default.Return.Mean}, {Name: "random", Value: b.Random.Return.Mean}, {Name: "best static (grid)", Value: b.Best.Return.Mean}},
+		Baselines: []report.NamedValue{{Name: "paper default", Value: b.Default.Return.Mean}, {Name: "random", Value: b.Random.Return.Mean}, {Name: bestStaticLabel, Value: b.Best.Return.Mean}},
 		Learned:   report.NamedValue{Name: algo, Value: row.Test.Mean},
 		Params:    tr.Params, TimeS: tr.TimeS, Actions: tr.Actions}
 	for _, p := range res.Curve {
@@ -235,7 +240,7 @@ best static).`, "yarngym evaluate OPERA-v0 --model out/learn/OPERA-v0/ppo")
 	printCompare(stdout, []compareRow{
 		{Task: t.ID, Method: "paper default", Action: fmtAction(b.Default.Action), Test: b.Default.Return},
 		{Task: t.ID, Method: "random", Action: "-", Test: b.Random.Return, VsBest: task.Paired(b.Random.Returns, b.Best.Returns), VsDefault: task.Paired(b.Random.Returns, b.Default.Returns)},
-		{Task: t.ID, Method: "best static (grid, oracle on test)", Action: fmtAction(b.Best.Action), Test: b.Best.Return, VsDefault: b.BestVsDefault},
+		{Task: t.ID, Method: bestStaticLabel, Action: fmtAction(b.Best.Action), Test: b.Best.Return, VsDefault: b.BestVsDefault},
 		{Task: t.ID, Method: m.Algo + " (" + *model + ")", Action: act, Test: task.NewStat(rets), VsBest: task.Paired(rets, b.Best.Returns), VsDefault: task.Paired(rets, b.Default.Returns)},
 	})
 	return nil
@@ -250,7 +255,7 @@ func printCompare(w io.Writer, rows []compareRow) {
 			ts = fmt.Sprintf("%.1f", r.TrainS)
 		}
 		vb, vd := "-", "-"
-		if r.VsBest.N > 0 && r.Method != "best static (grid, oracle on test)" {
+		if r.VsBest.N > 0 && r.Method != bestStaticLabel {
 			vb = r.VsBest.String()
 		}
 		if r.VsDefault.N > 0 {

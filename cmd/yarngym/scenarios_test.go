@@ -107,7 +107,7 @@ func TestProgressOffTerminal(t *testing.T) {
 	if code := run([]string{"baselines", "AutoAdmin-v0"}, &out, &errb); code != 0 {
 		t.Fatalf("baselines: exit %d: %s", code, errb.String())
 	}
-	if strings.Contains(errb.String(), "\r") || !strings.Contains(errb.String(), "[11/11] AutoAdmin-v0 settings\n") {
+	if strings.Contains(errb.String(), "\r") || !strings.Contains(errb.String(), "[12/12] AutoAdmin-v0 settings\n") {
 		t.Errorf("baselines progress off a terminal:\n%q", errb.String())
 	}
 }

@@ -98,6 +98,12 @@ var builtins = func() *registry.Registry[[]byte] {
 // Builtins returns the names of the built-in scenarios, sorted.
 func Builtins() []string { return builtins.Names() }
 
+// IsBuiltin reports whether name is a built-in scenario.
+func IsBuiltin(name string) bool {
+	_, err := builtins.Get(name)
+	return err == nil
+}
+
 // BuiltinSource returns a built-in scenario's TOML file as it ships.
 func BuiltinSource(name string) ([]byte, error) {
 	e, err := builtins.Get(name)
@@ -330,6 +336,11 @@ func tomlTag(f reflect.StructField) string {
 
 // tomlError turns a TOML decoding error of data into an Error naming src,
 // the key (for a wrong type), the line and column, and the reason.
+// TOMLError is err, from decoding the TOML data of src, as an Error naming
+// the line, the column and the key where known (other TOML inputs, such as
+// a bench suite file, report their errors the same way).
+func TOMLError(src string, data []byte, err error) *Error { return tomlError(src, data, err) }
+
 func tomlError(src string, data []byte, err error) *Error {
 	key, reason := tomlReason(data, err)
 	return &Error{Source: src, Key: key, Reason: reason}

@@ -95,6 +95,17 @@ func Returns(eps []Episode) []float64 {
 	return out
 }
 
+// PerSlot is an agent that plays, in each environment slot i, its own
+// action PerSlot[i] throughout (several static settings scored in one
+// batch).
+type PerSlot [][]float64
+
+// Begin implements Agent.
+func (PerSlot) Begin(int, uint64) {}
+
+// Act implements Agent.
+func (p PerSlot) Act(i int, _ []float32, action []float64) { copy(action, p[i]) }
+
 // Static is an agent that plays one action throughout.
 type Static []float64
 
