@@ -72,6 +72,16 @@ pytest:
 bench:
 	$(GO) test ./benchmarks ./env -run '^$$' -bench . -benchtime 1x
 
+# This tree's engine benchmarks beside an earlier commit's, built and run in
+# the same session on one core (ratios, as machines differ):
+#   make bench-compare BASE=<commit> [BENCH='^BenchmarkQuick$$'] [COUNT=3]
+BENCH ?= ^Benchmark(SWIMDay|Scale50k|TPCH)$$
+COUNT ?= 3
+.PHONY: bench-compare
+bench-compare:
+	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<commit> [BENCH=regex] [COUNT=n]"; exit 2; }
+	benchmarks/compare.sh "$(BASE)" '$(BENCH)' "$(COUNT)"
+
 # Each fuzz target for a minute.
 fuzz:
 	$(GO) test ./env/scenario -run '^$$' -fuzz FuzzParse -fuzztime 60s

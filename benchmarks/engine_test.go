@@ -78,6 +78,18 @@ func (st *runStats) report(b *testing.B) {
 	b.ReportMetric(float64(st.events)/n, "events/run")
 	b.ReportMetric(float64(st.processed)/n, "processed/run")
 	b.ReportMetric(st.cpu.Seconds()/n, "cpu-s/run")
+	b.ReportMetric(peakRSSMB(), "peak-rss-MB")
+}
+
+// peakRSSMB is the process's peak resident memory so far, in MiB (Linux's
+// getrusage ru_maxrss, in KiB): a benchmark's own peak when it runs alone in
+// its process (benchmarks/compare.sh runs each so).
+func peakRSSMB() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Maxrss) / 1024
 }
 
 // benchRun times whole runs of a scenario under policy (empty: the
