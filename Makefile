@@ -20,6 +20,7 @@ demo: build
 
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags capifuzz ./bindings/capi
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed on: $$out"; exit 1; fi
 
 # go test ./... through internal/testprogress: a line per package as it
@@ -29,6 +30,7 @@ vet:
 gotest: chromium
 	@echo "go test ./... (a line per package; while one runs long, which tests it is running)"
 	@set -o pipefail; $(GO) test -json ./... | $(GO) run ./internal/testprogress
+	$(GO) test -tags capifuzz -count=1 -run FuzzABI ./bindings/capi  # the C ABI fuzz target's seed inputs
 
 test: vet gotest oracletest pytest
 
@@ -89,6 +91,7 @@ fuzz:
 	$(GO) test ./env/workload -run '^$$' -fuzz FuzzLoadSWIM -fuzztime 60s
 	$(GO) test ./env/workload -run '^$$' -fuzz FuzzLoadAlibaba -fuzztime 60s
 	$(GO) test ./env/workload -run '^$$' -fuzz FuzzLoadRumen -fuzztime 60s
+	$(GO) test -tags capifuzz ./bindings/capi -run '^$$' -fuzz FuzzABI -fuzztime 60s
 
 clean:
 	rm -rf bin out
