@@ -9,6 +9,8 @@ import (
 
 	"yarngym/env"
 	"yarngym/env/task"
+
+	"yarngym/internal/atomicfile"
 )
 
 // ModelVersion is the model file's layout version; files of another
@@ -103,11 +105,7 @@ func (m *Model) Save(dir string) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(dir, "model.json")
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return "", err
-	}
-	return path, os.Rename(tmp, path)
+	return path, atomicfile.Write(path, append(data, '\n'))
 }
 
 // LoadModel reads a model file, or dir/model.json when path is a folder.

@@ -3,9 +3,9 @@ package runner
 import (
 	"bytes"
 	"encoding/csv"
-	"fmt"
 	"os"
-	"path/filepath"
+
+	"yarngym/internal/atomicfile"
 )
 
 // SummaryBytes is the JSON summary, indented, with a trailing newline.
@@ -22,18 +22,7 @@ func (r *Result) WriteDir(dir string) error {
 		return err
 	}
 	files := map[string][]byte{"summary.json": r.SummaryBytes(), "jobs.csv": csvBytes(r.JobsCSV()), "tasks.csv": csvBytes(r.TasksCSV())}
-	for _, name := range []string{"summary.json", "jobs.csv", "tasks.csv"} {
-		tmp := filepath.Join(dir, "."+name+".tmp")
-		if err := os.WriteFile(tmp, files[name], 0o644); err != nil {
-			return fmt.Errorf("write %s: %w", name, err)
-		}
-	}
-	for _, name := range []string{"summary.json", "jobs.csv", "tasks.csv"} {
-		if err := os.Rename(filepath.Join(dir, "."+name+".tmp"), filepath.Join(dir, name)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return atomicfile.WriteAll(dir, []string{"summary.json", "jobs.csv", "tasks.csv"}, files)
 }
 
 func csvBytes(rows [][]string) []byte {

@@ -20,6 +20,8 @@ import (
 	"strings"
 
 	"yarngym/env/task"
+
+	"yarngym/internal/atomicfile"
 )
 
 //go:embed *.json
@@ -82,9 +84,5 @@ func Write(dir string, b *task.Baselines) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(dir, FileName(b.Task))
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return "", err
-	}
-	return path, os.Rename(tmp, path)
+	return path, atomicfile.Write(path, data)
 }

@@ -3,6 +3,7 @@ package baselines
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -76,7 +77,7 @@ func TestEncodeDecode(t *testing.T) {
 	if !strings.Contains(string(data), `"seeds": [1, 2, 3,`) {
 		t.Error("arrays of numbers are not on one line")
 	}
-	stale := bytes.Replace(saved, []byte(`"version": 1`), []byte(`"version": 99`), 1)
+	stale := bytes.Replace(saved, []byte(fmt.Sprintf(`"version": %d`, task.BaselinesVersion)), []byte(`"version": 99`), 1)
 	if _, err := Decode(stale, "x.json"); err == nil || !strings.Contains(err.Error(), "version 99") {
 		t.Errorf("a table of another version: %v", err)
 	}

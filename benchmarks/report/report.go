@@ -18,12 +18,13 @@ import (
 	"fmt"
 	"html/template"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"yarngym/benchmarks/repro"
 	"yarngym/benchmarks/suite"
+
+	"yarngym/internal/atomicfile"
 )
 
 // File is the report's name inside a results folder.
@@ -41,7 +42,7 @@ func WriteDir(dir string) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(dir, File)
-	return path, os.WriteFile(path, b, 0o644)
+	return path, atomicfile.Write(path, b)
 }
 
 type section struct {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"yarngym/internal/atomicfile"
 )
 
 // The files a results folder holds. Load needs all but runs.csv (which
@@ -75,7 +77,7 @@ func Write(dir string, res *Results) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, SummaryFile), sum, 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, SummaryFile), sum); err != nil {
 		return err
 	}
 	runs := [][]string{append(append([]string{"suite"}, keyCols...), names(runCols)...)}
@@ -139,7 +141,7 @@ func writeCSV(path string, rows [][]string) error {
 	if err := w.WriteAll(rows); err != nil {
 		return err
 	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
+	return atomicfile.Write(path, buf.Bytes())
 }
 
 func readCSV(path string) ([][]string, error) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -17,6 +18,8 @@ import (
 	"yarngym/benchmarks/report"
 	"yarngym/env/task"
 	"yarngym/learn"
+
+	"yarngym/internal/atomicfile"
 )
 
 // cmdLearn trains learners on tasks and compares them with the baselines:
@@ -163,7 +166,7 @@ func learnOne(t task.Task, algo string, budget int, seed uint64, workers, trainS
 	if err != nil {
 		return compareRow{}, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "report.html"), html, 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, "report.html"), html); err != nil {
 		return compareRow{}, err
 	}
 	fmt.Fprintf(stderr, "  %s %s: test return %s (best static %s) in %.1f s; %s\n", t.ID, algo, row.Test, b.Best.Return, trainS, dir)
@@ -283,15 +286,12 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
+	return atomicfile.Write(path, append(data, '\n'))
 }
 
 func writeCurve(path string, res *learn.Result) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
 	// PPO's curve carries each update's diagnostics too.
 	diag := len(res.Curve) > 0 && res.Curve[0].Diag != nil
 	head := []string{strings.ReplaceAll(res.XUnit, " ", "_"), "return", "best"}
@@ -309,10 +309,9 @@ func writeCurve(path string, res *learn.Result) error {
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
-		f.Close()
 		return err
 	}
-	return f.Close()
+	return atomicfile.Write(path, buf.Bytes())
 }
 
 func pickTasks(arg string) ([]task.Task, error) {

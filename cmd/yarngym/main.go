@@ -8,7 +8,7 @@
 //	yarngym policies
 //	yarngym tasks [--format table|json]
 //	yarngym baselines TASK|all [--workers K] [--write DIR] [--grid] [--format table|json]
-//	yarngym learn TASK[,TASK...]|all [--algo grid|random|cmaes|ppo[,...]] [--budget N|ALGO=N,...] [--seed S] [--out DIR]
+//	yarngym learn TASK[,TASK...]|all [--algo grid|random|cmaes|bo|ppo[,...]] [--budget N|ALGO=N,...] [--seed S] [--out DIR]
 //	yarngym evaluate TASK --model DIR
 //	yarngym export SCENARIO [--policy fair|capacity] [--seed N] [--out FILE]
 //	yarngym oracle SCENARIO [--policy fair|capacity] [--seed N] [--out DIR]
@@ -30,6 +30,8 @@ import (
 	"strings"
 
 	"yarngym/benchmarks/suite"
+
+	"yarngym/internal/atomicfile"
 )
 
 // usageError is bad input on the command line: exit 2.
@@ -45,14 +47,14 @@ var usage = strings.Replace(usageText, "SUITES", strings.Join(suite.Names(), ", 
 
 const usageText = `usage:
   yarngym run SCENARIO [--policy NAME] [--set key=value ...] [--seed N] [--out DIR] [--format table|json] [--progress] [--controller MODEL]
-  yarngym repro PAPER [--seeds N] [--format table|json] [--parallel K]
-  yarngym bench SUITE [--seeds N] [--out DIR] [--parallel K] [--timeline S]
+  yarngym repro PAPER|all [--seeds N] [--format table|json] [--parallel K]
+  yarngym bench SUITE|FILE.toml [--seeds N] [--out DIR] [--parallel K] [--timeline S]
   yarngym report RESULTS_DIR
   yarngym scenarios
   yarngym policies
   yarngym tasks [--format table|json]
   yarngym baselines TASK|all [--workers K] [--write DIR] [--grid] [--format table|json]
-  yarngym learn TASK[,TASK...]|all [--algo grid|random|cmaes|ppo[,...]] [--budget N|ALGO=N,...] [--seed S] [--out DIR]
+  yarngym learn TASK[,TASK...]|all [--algo grid|random|cmaes|bo|ppo[,...]] [--budget N|ALGO=N,...] [--seed S] [--out DIR]
   yarngym evaluate TASK --model DIR
   yarngym export SCENARIO [--policy fair|capacity] [--seed N] [--out FILE]
   yarngym oracle SCENARIO [--policy fair|capacity] [--seed N] [--out DIR]
@@ -68,6 +70,9 @@ summary.json and report.html to --out
 `
 
 func main() {
+	// Ctrl-C ends a command after the file being written, if any, is
+	// complete: results already written stay readable, none is half-written.
+	atomicfile.OnInterrupt(os.Stderr, "yarngym: interrupted: the files written so far are complete; the rest were not written")
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,8 @@ import (
 	"yarngym/benchmarks/report"
 	"yarngym/env/scenario"
 	"yarngym/oracle"
+
+	"yarngym/internal/atomicfile"
 )
 
 func cmdExport(args []string, stdout io.Writer) error {
@@ -41,7 +44,7 @@ The policy must be fair or capacity and the model uncontended
 		_, err = stdout.Write(b)
 		return err
 	}
-	return os.WriteFile(*out, b, 0o644)
+	return atomicfile.Write(*out, b)
 }
 
 func cmdOracle(args []string, stdout, stderr io.Writer) error {
@@ -83,7 +86,7 @@ document, compare.csv and report.html (the two completion-time CDFs).`,
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, report.File), page, 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, report.File), page); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "results in %s (yarngym/, hadoop/, export.json, compare.csv, %s)\n", dir, report.File)
@@ -115,21 +118,17 @@ func secsOr(x float64, state string) string {
 }
 
 func writeComparison(path string, c *oracle.Comparison) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
 	_ = w.Write([]string{"job", "name", "yarngym_completion_s", "hadoop_completion_s", "ratio", "within"})
 	for _, r := range c.Rows {
 		_ = w.Write([]string{fmt.Sprint(r.ID), r.Name, fmt.Sprintf("%.3f", r.YarngymS), fmt.Sprintf("%.3f", r.HadoopS), fmt.Sprintf("%.6f", r.Ratio), fmt.Sprint(r.Within)})
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
-		f.Close()
 		return err
 	}
-	return f.Close()
+	return atomicfile.Write(path, buf.Bytes())
 }
 
 // oracleFlags declares export's and oracle's shared flags (--policy, --set,
