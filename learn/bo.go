@@ -36,7 +36,8 @@ const (
 
 // BO is Bayesian optimisation of a static action, as OtterTune tunes a
 // database's knobs (Van Aken et al., SIGMOD 2017): a Gaussian-process
-// surrogate of the mean train return (Rasmussen and Williams, "Gaussian
+// surrogate of the mean train return, through a Gaussian copula transform
+// of the returns (normalScores) (Rasmussen and Williams, "Gaussian
 // Processes for Machine Learning", 2006: Matern 5/2 kernel with a length
 // scale per parameter, its signal and noise variances fitted by maximising
 // the marginal likelihood, Alg. 2.1 for the posterior) and expected
@@ -116,7 +117,7 @@ func BO(t task.Task, o Options) (*Result, error) {
 		for i, e := range obj.Log {
 			xs[i], ys[i] = toUnit(e.Action), e.Return.Mean
 		}
-		gp := fitGP(xs, ys)
+		gp := fitGP(xs, normalScores(ys))
 		var batch [][]float64
 		for len(batch) < min(boBatch, o.Budget-len(obj.Log)) {
 			best, bestEI := []float64(nil), -1.0
@@ -143,6 +144,38 @@ func BO(t task.Task, o Options) (*Result, error) {
 		}
 	}
 	return staticResult("bo", t, o, obj), nil
+}
+
+// normalScores is the Gaussian copula transform of ys: each value replaced
+// by the standard normal quantile of its rank, (rank + 1/2) / n (ties
+// share their mean rank). Returns are heavy-tailed (a setting that stalls
+// jobs scores many times worse than the rest): on the raw scale the few
+// outliers set the surrogate's variance and the differences that matter,
+// among the good settings, vanish in it. The transform is monotone, so the
+// best stays the best (Salinas, Shen and Perrone, "A quantile-based
+// approach for hyperparameter transfer learning", ICML 2020; HEBO's output
+// warping, Cowen-Rivers et al., JAIR 2022, for the same reason).
+func normalScores(ys []float64) []float64 {
+	n := len(ys)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ys[a], ys[b]) })
+	out := make([]float64, n)
+	for i := 0; i < n; {
+		j := i
+		for j+1 < n && ys[order[j+1]] == ys[order[i]] {
+			j++
+		}
+		rank := float64(i+j) / 2 // the mean rank of the ties
+		z := distuv.UnitNormal.Quantile((rank + 0.5) / float64(n))
+		for k := i; k <= j; k++ {
+			out[order[k]] = z
+		}
+		i = j + 1
+	}
+	return out
 }
 
 // boCandidatesFor draws the points the acquisition is maximised over:

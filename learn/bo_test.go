@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"yarngym/env/sim"
 )
 
@@ -86,5 +88,18 @@ func TestPermutation(t *testing.T) {
 	}
 	if slices.Equal(p, permutation(sim.NewRand(4), 10)) {
 		t.Error("two seeds gave the same permutation")
+	}
+}
+
+// TestNormalScores: ranks to normal quantiles, monotone, ties shared, an
+// outlier no farther than its rank puts it.
+func TestNormalScores(t *testing.T) {
+	z := normalScores([]float64{-3.2, -11, -3.1, -3.2, -3.0})
+	if !(z[1] < z[0] && z[0] == z[3] && z[3] < z[2] && z[2] < z[4]) {
+		t.Fatalf("scores %v are not the ranks' order with ties shared", z)
+	}
+	// Ranks 0..4; the two -3.2 share rank 1.5: the quantile of 2/5.
+	if math.Abs(z[1]+z[4]) > 1e-12 || math.Abs(z[0]-distuv.UnitNormal.Quantile(0.4)) > 1e-12 {
+		t.Errorf("scores %v: the extremes are not symmetric, or the ties not at the quantile of their mean rank", z)
 	}
 }
