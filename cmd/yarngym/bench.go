@@ -131,20 +131,29 @@ func countMean(x float64) string {
 	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
 }
 
-// progress shows a bar on a terminal and plain lines otherwise.
+// progress shows a bar on a terminal and plain lines otherwise, each with
+// the time left at the pace so far (ETA). It reads the wall clock; what it
+// reports on never does.
 type progress struct {
-	w    io.Writer
-	tty  bool
-	last int
+	w     io.Writer
+	tty   bool
+	last  int
+	start time.Time
+	now   func() time.Time // the clock (tests set it)
 }
 
 func newProgress(w io.Writer) *progress {
-	return &progress{w: w, tty: isTerminal(w)}
+	return &progress{w: w, tty: isTerminal(w), start: time.Now(), now: time.Now}
 }
 
 func (p *progress) update(done, total int, what string) {
+	eta := ""
+	if done > 0 && done < total {
+		left := p.now().Sub(p.start) * time.Duration(total-done) / time.Duration(done)
+		eta = " ETA " + left.Round(time.Second).String()
+	}
 	if !p.tty {
-		fmt.Fprintf(p.w, "  [%d/%d] %s\n", done, total, what)
+		fmt.Fprintf(p.w, "  [%d/%d]%s %s\n", done, total, eta, what)
 		return
 	}
 	const width = 30
@@ -152,7 +161,7 @@ func (p *progress) update(done, total int, what string) {
 	if total > 0 {
 		fill = done * width / total
 	}
-	line := fmt.Sprintf("\r[%s%s] %d/%d %s", strings.Repeat("=", fill), strings.Repeat(" ", width-fill), done, total, what)
+	line := fmt.Sprintf("\r[%s%s] %d/%d%s %s", strings.Repeat("=", fill), strings.Repeat(" ", width-fill), done, total, eta, what)
 	if len(line) > 80 { // one line of a standard terminal, or \r cannot redraw it
 		line = line[:80]
 	}

@@ -114,11 +114,20 @@ func learnOne(t task.Task, algo string, budget int, seed uint64, workers, trainS
 	fmt.Fprintf(stderr, "%s: training %s\n", t.ID, algo)
 	start := time.Now()
 	last := time.Now()
+	total := float64(budget)
+	if l, err := learn.Lookup(algo); err == nil && budget == 0 {
+		total = float64(l.DefaultBudget)
+	}
 	res, err := learn.Train(algo, t, learn.Options{Budget: budget, Seed: seed, Workers: workers, TrainSeeds: trainSeeds, PPO: ppo,
 		Checkpoint: func(m *learn.Model) error { _, err := m.Save(dir); return err },
 		Progress: func(p learn.Point) {
 			if time.Since(last) > 2*time.Second {
-				fmt.Fprintf(stderr, "  %s %s: %.0f, return %.4g (best %.4g), %.0f s\n", t.ID, algo, p.X, p.Return, p.Best, time.Since(start).Seconds())
+				el := time.Since(start)
+				eta := ""
+				if p.X > 0 && p.X < total {
+					eta = ", ETA " + (time.Duration(float64(el) * (total - p.X) / p.X)).Round(time.Second).String()
+				}
+				fmt.Fprintf(stderr, "  %s %s: %.0f of %.0f, return %.4g (best %.4g), %.0f s%s\n", t.ID, algo, p.X, total, p.Return, p.Best, el.Seconds(), eta)
 				last = time.Now()
 			}
 		}})

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"yarngym/benchmarks/suite"
 	"yarngym/env/scenario"
@@ -109,5 +110,21 @@ func TestProgressOffTerminal(t *testing.T) {
 	}
 	if strings.Contains(errb.String(), "\r") || !strings.Contains(errb.String(), "[12/12] AutoAdmin-v0 settings\n") {
 		t.Errorf("baselines progress off a terminal:\n%q", errb.String())
+	}
+}
+
+// TestProgressETA: the time left at the pace so far, on every line but
+// the last (10 s for 2 of 5 steps: 15 s left).
+func TestProgressETA(t *testing.T) {
+	var log bytes.Buffer
+	p := newProgress(&log)
+	at := p.start
+	p.now = func() time.Time { return at }
+	at = p.start.Add(10 * time.Second)
+	p.update(2, 5, "two")
+	at = p.start.Add(30 * time.Second)
+	p.update(5, 5, "all")
+	if want := "  [2/5] ETA 15s two\n  [5/5] all\n"; log.String() != want {
+		t.Errorf("progress %q, want %q", log.String(), want)
 	}
 }
