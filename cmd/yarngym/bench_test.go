@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // yarngym bench writes the tidy tables, the summary and the report, shows
@@ -66,17 +67,22 @@ func TestBenchBadInput(t *testing.T) {
 
 func TestProgressBar(t *testing.T) {
 	var b bytes.Buffer
-	p := &progress{w: &b, tty: true}
+	p := newProgress(&b)
+	p.tty = true
+	at := p.start
+	p.now = func() time.Time { return at }
+	at = p.start.Add(3 * time.Second) // 1 of 4 in 3 s: 9 s left
 	p.update(1, 4, "a long first message")
+	at = p.start.Add(4 * time.Second) // 2 of 4 in 4 s: 4 s left
 	p.update(2, 4, "b")
 	p.finish()
 	got := b.String()
-	if !strings.Contains(got, "\r[=======                       ] 1/4 a long first message") ||
-		!strings.Contains(got, "\r[===============               ] 2/4 b") || !strings.HasSuffix(got, "\n") {
+	if !strings.Contains(got, "\r[=======                       ] 1/4 ETA 9s a long first message") ||
+		!strings.Contains(got, "\r[===============               ] 2/4 ETA 4s b") || !strings.HasSuffix(got, "\n") {
 		t.Fatalf("%q", got)
 	}
 	// the shorter second line blanks what is left of the first
-	if !strings.Contains(got, "2/4 b"+strings.Repeat(" ", len("a long first message")-1)) {
+	if !strings.Contains(got, "2/4 ETA 4s b"+strings.Repeat(" ", len("a long first message")-1)) {
 		t.Fatalf("second line not padded: %q", got)
 	}
 }
