@@ -32,12 +32,16 @@ const (
 	// boXi is expected improvement's exploration margin, in units of the
 	// returns' standard deviation (Lizotte 2008; 0.01 is the common choice).
 	boXi = 0.01
+	// boOutlierMADs is how far below the median return, in scaled median
+	// absolute deviations, a return is clipped for the surrogate
+	// (winsorize).
+	boOutlierMADs = 3
 )
 
 // BO is Bayesian optimisation of a static action, as OtterTune tunes a
 // database's knobs (Van Aken et al., SIGMOD 2017): a Gaussian-process
-// surrogate of the mean train return, through a Gaussian copula transform
-// of the returns (normalScores) (Rasmussen and Williams, "Gaussian
+// surrogate of the mean train return, its outliers clipped (winsorize)
+// (Rasmussen and Williams, "Gaussian
 // Processes for Machine Learning", 2006: Matern 5/2 kernel with a length
 // scale per parameter, its signal and noise variances fitted by maximising
 // the marginal likelihood, Alg. 2.1 for the posterior) and expected
@@ -117,7 +121,7 @@ func BO(t task.Task, o Options) (*Result, error) {
 		for i, e := range obj.Log {
 			xs[i], ys[i] = toUnit(e.Action), e.Return.Mean
 		}
-		gp := fitGP(xs, normalScores(ys))
+		gp := fitGP(xs, winsorize(ys))
 		var batch [][]float64
 		for len(batch) < min(boBatch, o.Budget-len(obj.Log)) {
 			best, bestEI := []float64(nil), -1.0
@@ -146,35 +150,38 @@ func BO(t task.Task, o Options) (*Result, error) {
 	return staticResult("bo", t, o, obj), nil
 }
 
-// normalScores is the Gaussian copula transform of ys: each value replaced
-// by the standard normal quantile of its rank, (rank + 1/2) / n (ties
-// share their mean rank). Returns are heavy-tailed (a setting that stalls
-// jobs scores many times worse than the rest): on the raw scale the few
-// outliers set the surrogate's variance and the differences that matter,
-// among the good settings, vanish in it. The transform is monotone, so the
-// best stays the best (Salinas, Shen and Perrone, "A quantile-based
-// approach for hyperparameter transfer learning", ICML 2020; HEBO's output
-// warping, Cowen-Rivers et al., JAIR 2022, for the same reason).
-func normalScores(ys []float64) []float64 {
-	n := len(ys)
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
+// winsorize clips the returns far below the typical ones to a bound: the
+// median less boOutlierMADs scaled median absolute deviations (Tukey's
+// robust rule for outliers; Leys et al., J. Exp. Soc. Psychol. 2013,
+// recommend 2.5 to 3). Returns are heavy-tailed: a setting that stalls
+// jobs scores several times worse than the rest, and on the raw scale those
+// few set the surrogate's variance, so that the differences that matter,
+// among the good settings, vanish in it. Clipped, they still say "bad
+// here" without drowning the rest; the returns above the bound keep their
+// magnitudes (a rank transform would lose them, and with them a narrow
+// optimum's height). Only the surrogate sees clipped values: the model
+// kept is the best return scored.
+func winsorize(ys []float64) []float64 {
+	med := stat.Quantile(0.5, stat.Empirical, sortedCopy(ys), nil)
+	dev := make([]float64, len(ys))
+	for i, y := range ys {
+		dev[i] = math.Abs(y - med)
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ys[a], ys[b]) })
-	out := make([]float64, n)
-	for i := 0; i < n; {
-		j := i
-		for j+1 < n && ys[order[j+1]] == ys[order[i]] {
-			j++
-		}
-		rank := float64(i+j) / 2 // the mean rank of the ties
-		z := distuv.UnitNormal.Quantile((rank + 0.5) / float64(n))
-		for k := i; k <= j; k++ {
-			out[order[k]] = z
-		}
-		i = j + 1
+	mad := 1.4826 * stat.Quantile(0.5, stat.Empirical, sortedCopy(dev), nil) // consistent with the SD for normal data
+	out := slices.Clone(ys)
+	if mad == 0 {
+		return out
 	}
+	lo := med - boOutlierMADs*mad
+	for i := range out {
+		out[i] = max(out[i], lo)
+	}
+	return out
+}
+
+func sortedCopy(xs []float64) []float64 {
+	out := slices.Clone(xs)
+	slices.Sort(out)
 	return out
 }
 

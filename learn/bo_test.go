@@ -5,8 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"yarngym/env/sim"
 )
 
@@ -91,15 +89,23 @@ func TestPermutation(t *testing.T) {
 	}
 }
 
-// TestNormalScores: ranks to normal quantiles, monotone, ties shared, an
-// outlier no farther than its rank puts it.
-func TestNormalScores(t *testing.T) {
-	z := normalScores([]float64{-3.2, -11, -3.1, -3.2, -3.0})
-	if !(z[1] < z[0] && z[0] == z[3] && z[3] < z[2] && z[2] < z[4]) {
-		t.Fatalf("scores %v are not the ranks' order with ties shared", z)
+// TestWinsorize: returns far below the rest are clipped to the median
+// less 3 scaled MADs; the others keep their values; returns that do not
+// vary are left alone.
+func TestWinsorize(t *testing.T) {
+	ys := []float64{-3.2, -11, -3.1, -3.2, -3.0, -3.15}
+	got := winsorize(ys)
+	// median -3.2 (gonum's empirical quantile: the lower middle), MAD 0.05
+	// (scaled 0.07413): bound -3.4224
+	if math.Abs(got[1]-(-3.2-3*1.4826*0.05)) > 1e-9 {
+		t.Errorf("the outlier became %v", got[1])
 	}
-	// Ranks 0..4; the two -3.2 share rank 1.5: the quantile of 2/5.
-	if math.Abs(z[1]+z[4]) > 1e-12 || math.Abs(z[0]-distuv.UnitNormal.Quantile(0.4)) > 1e-12 {
-		t.Errorf("scores %v: the extremes are not symmetric, or the ties not at the quantile of their mean rank", z)
+	for i, y := range ys {
+		if i != 1 && got[i] != y {
+			t.Errorf("return %d: %v became %v", i, y, got[i])
+		}
+	}
+	if flat := winsorize([]float64{-2, -2, -2}); !slices.Equal(flat, []float64{-2, -2, -2}) {
+		t.Errorf("flat returns became %v", flat)
 	}
 }
