@@ -13,6 +13,8 @@ import (
 	"github.com/go-echarts/go-echarts/v2/render"
 
 	"yarngym/benchmarks/suite"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 // palette is echarts' default colour list; a variant keeps its colour in
@@ -478,15 +480,12 @@ func errorBars(name string, data []opts.CustomData) *charts.Custom {
 	return c
 }
 
+// mean is the mean of xs (gonum/stat), NaN for none.
 func mean(xs []float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
 	}
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
+	return stat.Mean(xs, nil)
 }
 
 // fiveNum returns min, lower quartile, median, upper quartile and max

@@ -20,6 +20,8 @@ import (
 	"yarngym/benchmarks/repro"
 	"yarngym/env/sim"
 	"yarngym/runner"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 func init() {
@@ -246,15 +248,12 @@ func Run(ctx repro.Context) ([]repro.Row, error) {
 	return rows, nil
 }
 
+// mean is the mean of xs (gonum/stat), NaN for none.
 func mean(xs []float64) float64 {
 	if len(xs) == 0 {
 		return nan
 	}
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
+	return stat.Mean(xs, nil)
 }
 
 func median(xs []float64) float64 {

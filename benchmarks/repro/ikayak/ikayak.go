@@ -19,6 +19,8 @@ import (
 	"yarngym/env/sim"
 	pol "yarngym/policies/ikayak"
 	"yarngym/runner"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 func init() {
@@ -175,15 +177,12 @@ func PredictMetrics(from int32) repro.Metrics {
 	}
 }
 
+// mean is the mean of xs (gonum/stat), NaN for none.
 func mean(xs []float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
 	}
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
+	return stat.Mean(xs, nil)
 }
 
 // change is the relative change of metric k from run base to run x, in
