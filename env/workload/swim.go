@@ -1,7 +1,7 @@
 package workload
 
 import (
-	"bufio"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -233,16 +233,22 @@ func parseSWIM(r io.Reader, name string, o *SWIMOptions) ([]swimRecord, error) {
 	redBytes := o.ReduceMBPerTask << 20
 	var recs []swimRecord
 	seen := map[string]int{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSuffix(sc.Text(), "\r")
-		if strings.TrimSpace(text) == "" {
-			continue
+	// The trace is tab-separated values without quoting (encoding/csv with
+	// a tab as the separator; a quote is an ordinary character).
+	cr := csv.NewReader(r)
+	cr.Comma, cr.FieldsPerRecord, cr.LazyQuotes, cr.ReuseRecord = '\t', -1, true, true
+	for {
+		f, err := cr.Read()
+		if err == io.EOF {
+			break
 		}
-		f := strings.Split(text, "\t")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(f) == 1 && strings.TrimSpace(f[0]) == "" {
+			continue // a line of blanks
+		}
 		if len(f) != len(swimColumns) {
 			return nil, fmt.Errorf("%s:%d: %d tab-separated columns, want %d (%s)", name, line, len(f), len(swimColumns),
 				strings.Join(swimColumns[:], ", "))
@@ -308,9 +314,6 @@ func parseSWIM(r io.Reader, name string, o *SWIMOptions) ([]swimRecord, error) {
 			}
 		}
 		recs = append(recs, rec)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)
 	}
 	if len(recs) == 0 {
 		return nil, fmt.Errorf("%s: no jobs (empty file)", name)
