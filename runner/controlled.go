@@ -62,5 +62,5 @@ func runControlled(sc *scenario.Scenario, o Options, m *learn.Model, modelPath s
 		}
 	}
 	s := e.Sim()
-	return &Result{Scenario: sc.File.Name, Policy: s.Policy().Name + " + " + m.Algo, Seed: seed, Sim: s, Summary: s.Summary()}, nil
+	return &Result{Scenario: sc.File.Name, Policy: s.Policy().Name + " + " + m.Algo, Seed: seed, Sim: s, Summary: s.Summary(), Warnings: sc.Warnings}, nil
 }

@@ -71,6 +71,10 @@ type Result struct {
 	Seed     uint64
 	Sim      *sim.Sim
 	Summary  sim.Summary
+	// Warnings are what loading the scenario reported without stopping the
+	// run (scenario.Scenario.Warnings: jobs of a trace skipped or replayed
+	// in part, a large run's memory estimate).
+	Warnings []string
 }
 
 // Run loads, builds and runs a scenario. Errors from loading and building
@@ -115,7 +119,7 @@ func RunScenario(sc *scenario.Scenario, o Options) (*Result, error) {
 	} else {
 		sum = runSliced(s, cfg, o)
 	}
-	return &Result{Scenario: sc.File.Name, Policy: cfg.Policy.Name, Seed: seed, Sim: s, Summary: sum}, nil
+	return &Result{Scenario: sc.File.Name, Policy: cfg.Policy.Name, Seed: seed, Sim: s, Summary: sum, Warnings: sc.Warnings}, nil
 }
 
 // runSliced runs s to its end in slices of simulated time, telling
@@ -196,6 +200,7 @@ type SummaryJSON struct {
 	Events               int64              `json:"events"`
 	EndS                 float64            `json:"end_s"`
 	Truncated            bool               `json:"truncated"`
+	Warnings             []string           `json:"warnings,omitempty"` // Result.Warnings
 	Params               map[string]float64 `json:"params"`
 	PolicyState          map[string]float64 `json:"policy_state"`
 }
@@ -235,7 +240,7 @@ func (r *Result) JSON() SummaryJSON {
 		OpportunisticStarted: s.OppLaunched, ReducersSuspended: s.Suspended,
 		VCoresReservedMean: round(s.VCoresReservedMean), VCoresUsedMean: round(s.VCoresUsedMean),
 		MemMBReservedMean: round(s.MemMBReservedMean), MemMBUsedMean: round(s.MemMBUsedMean),
-		SwapS: secs(s.SwapMs), Events: s.Events, EndS: secs(s.EndMs), Truncated: s.Truncated,
+		SwapS: secs(s.SwapMs), Events: s.Events, EndS: secs(s.EndMs), Truncated: s.Truncated, Warnings: r.Warnings,
 		Params: map[string]float64{}, PolicyState: map[string]float64{}}
 	for _, j := range r.Sim.Jobs {
 		if j.State == sim.JobStuck {
