@@ -3,7 +3,7 @@
 // TASK/ALGO/model.json (the model), curve.csv (its learning curve) and
 // eval.json (its returns on the task's test seeds), as written by
 //
-//	yarngym learn all --algo cmaes,ppo --seed 1 --out benchmarks/models
+//	yarngym learn all --algo grid,cmaes,ppo --seed 1 --out benchmarks/models
 //
 // (report.html and timing.json, also written there, are not kept). The
 // files are embedded: a binary carries the models it was built with. The
