@@ -85,17 +85,11 @@ func (o *Objective) ToUnit(a []float64) []float64 {
 // Score plays action (clipped into the box) on every seed and returns the
 // mean return and its standard error; it is logged.
 func (o *Objective) Score(action []float64) (task.Stat, error) {
-	a := o.Clip(action)
-	eps, err := task.Evaluate(o.Task.Env, o.Seeds, task.Static(a), o.Workers)
+	st, err := o.ScoreBatch([][]float64{action})
 	if err != nil {
 		return task.Stat{}, err
 	}
-	st := task.NewStat(task.Returns(eps))
-	o.Log = append(o.Log, Eval{Action: a, Return: st})
-	for _, e := range eps {
-		o.EnvSteps += int64(e.Steps)
-	}
-	return st, nil
+	return st[0], nil
 }
 
 // ScoreBatch scores several actions at once, every one on every seed, all

@@ -9,6 +9,7 @@ import (
 
 	"yarngym/data"
 	"yarngym/env/scenario"
+	"yarngym/internal/simtest"
 )
 
 // TestShippedTracesFromAnyFolder: the built-in trace scenarios read the
@@ -91,40 +92,9 @@ func TestTracesOverride(t *testing.T) {
 // any attempt ran. It is skipped, the others replay, and the load says so
 // (issue 29: the whole trace was refused); strict = true refuses it.
 func TestRumenKilledJobSkipped(t *testing.T) {
-	src, err := data.Open("${traces}/hadoop-sls/2jobs2min-rumen-jh.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := json.NewDecoder(src)
-	var jobs [2]map[string]any
-	for i := range jobs {
-		if err := dec.Decode(&jobs[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	src.Close()
-	jobs[0]["outcome"] = "KILLED"
-	jobs[0]["mapTasks"] = []any{}
-	jobs[0]["reduceTasks"] = []any{}
-	dir := t.TempDir()
-	var trace []byte
-	for _, j := range jobs {
-		b, err := json.Marshal(j)
-		if err != nil {
-			t.Fatal(err)
-		}
-		trace = append(append(trace, b...), '\n')
-	}
-	if err := os.WriteFile(filepath.Join(dir, "history.json"), trace, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	toml := "name = \"killed\"\n[[cluster.nodes]]\ncount = 4\nvcores = 8\nmem_mb = 16384\n[policy]\nname = \"fifo\"\n" +
-		"[workload]\ngenerator = \"rumen\"\n[workload.options]\npath = \"history.json\"\n"
-	if err := os.WriteFile(filepath.Join(dir, "s.toml"), []byte(toml), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := simtest.KilledJobHistory(t)
 	var told []string
-	sc, err := scenario.LoadWith(filepath.Join(dir, "s.toml"), nil, scenario.LoadOptions{Warn: func(m string) { told = append(told, m) }})
+	sc, err := scenario.LoadWith(path, nil, scenario.LoadOptions{Warn: func(m string) { told = append(told, m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +105,7 @@ func TestRumenKilledJobSkipped(t *testing.T) {
 	if len(cfg.Jobs) != 1 || len(told) != 1 || !strings.Contains(told[0], "1 job(s) skipped") || !strings.Contains(told[0], "job 1") {
 		t.Errorf("%d jobs, warnings %q: want the second job replayed and the first reported skipped", len(cfg.Jobs), told)
 	}
-	_, err = scenario.Load(filepath.Join(dir, "s.toml"), []string{"workload.options.strict=true"})
+	_, err = scenario.Load(path, []string{"workload.options.strict=true"})
 	if err == nil || !strings.Contains(err.Error(), "no map or reduce task with an attempt (strict)") {
 		t.Errorf("strict: %v, want the job refused", err)
 	}

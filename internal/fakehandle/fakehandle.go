@@ -385,30 +385,26 @@ func (c *Cluster) release(t *sim.Task) error {
 func (c *Cluster) Kill(t *sim.Task) error    { return c.end(t, "kill") }
 func (c *Cluster) Preempt(t *sim.Task) error { return c.end(t, "preempt") }
 
-func (c *Cluster) Suspend(t *sim.Task) error {
-	if t.State != sim.TaskRunning {
-		return fmt.Errorf("%s is %v, not running", name(t), t.State)
+// move logs what, once t is in state from, and puts it in state to.
+func (c *Cluster) move(t *sim.Task, from, to sim.TaskState, what string) error {
+	if t.State != from {
+		return fmt.Errorf("%s is %v, not %v", name(t), t.State, from)
 	}
-	t.State = sim.TaskSuspended
-	c.logf("suspend %s", name(t))
+	t.State = to
+	c.Log = append(c.Log, what)
 	return nil
+}
+
+func (c *Cluster) Suspend(t *sim.Task) error {
+	return c.move(t, sim.TaskRunning, sim.TaskSuspended, "suspend "+name(t))
 }
 
 func (c *Cluster) SwapOut(t *sim.Task, swapInMs sim.Ms) error {
-	if t.State != sim.TaskSuspended {
-		return fmt.Errorf("%s is %v, not suspended", name(t), t.State)
-	}
-	c.logf("swap out %s (%d ms to page in)", name(t), swapInMs)
-	return nil
+	return c.move(t, sim.TaskSuspended, sim.TaskSuspended, fmt.Sprintf("swap out %s (%d ms to page in)", name(t), swapInMs))
 }
 
 func (c *Cluster) Resume(t *sim.Task) error {
-	if t.State != sim.TaskSuspended {
-		return fmt.Errorf("%s is %v, not suspended", name(t), t.State)
-	}
-	t.State = sim.TaskRunning
-	c.logf("resume %s", name(t))
-	return nil
+	return c.move(t, sim.TaskSuspended, sim.TaskRunning, "resume "+name(t))
 }
 
 func (c *Cluster) Shrink(t *sim.Task, vcores int64) error {

@@ -8,7 +8,12 @@
 package simtest
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"yarngym/data"
 
 	"yarngym/env/scenario"
 	"yarngym/env/sim"
@@ -111,4 +116,42 @@ func Scenario(t testing.TB, nameOrPath string, seed uint64, policy string, sets 
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// KilledJobHistory writes, into a fresh folder, a Rumen job history whose
+// first job was killed before any attempt ran (the SLS sample's two jobs,
+// the first emptied) and a scenario s.toml replaying it on 4 nodes under
+// FIFO; it returns the scenario's path. Real histories hold such jobs.
+func KilledJobHistory(t testing.TB) string {
+	t.Helper()
+	src, err := data.Open("${traces}/hadoop-sls/2jobs2min-rumen-jh.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dec := json.NewDecoder(src)
+	var jobs [2]map[string]any
+	for i := range jobs {
+		if err := dec.Decode(&jobs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	jobs[0]["outcome"], jobs[0]["mapTasks"], jobs[0]["reduceTasks"] = "KILLED", []any{}, []any{}
+	var trace []byte
+	for _, j := range jobs {
+		b, err := json.Marshal(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trace = append(append(trace, b...), '\n')
+	}
+	toml := "name = \"killed\"\n[[cluster.nodes]]\ncount = 4\nvcores = 8\nmem_mb = 16384\n[policy]\nname = \"fifo\"\n" +
+		"[workload]\ngenerator = \"rumen\"\n[workload.options]\npath = \"history.json\"\n"
+	dir := t.TempDir()
+	for name, body := range map[string][]byte{"history.json": trace, "s.toml": []byte(toml)} {
+		if err := os.WriteFile(filepath.Join(dir, name), body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "s.toml")
 }
