@@ -286,8 +286,9 @@ type Context struct {
 	// Parallel is how many runs may execute at once (goroutines outside the
 	// deterministic core; results do not depend on it).
 	Parallel int
-	// Progress, if set, is told of each run as it finishes.
-	Progress func(msg string)
+	// Progress, if set, is told of each run as it finishes: done of total
+	// runs of the current sweep (a paper may run several sweeps).
+	Progress func(done, total int, msg string)
 }
 
 // Paper is one paper's reproduction.
@@ -372,6 +373,7 @@ func Sweep(ctx Context, runs []Run, m Metrics) ([]Values, error) {
 	par := max(ctx.Parallel, 1)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
+	done := 0 // runs finished, under mu
 	sem := make(chan struct{}, par)
 	for k, jb := range jobs {
 		wg.Add(1)
@@ -388,7 +390,8 @@ func Sweep(ctx Context, runs []Run, m Metrics) ([]Values, error) {
 			vals[jb.run][jb.seed] = m(res)
 			if ctx.Progress != nil {
 				mu.Lock()
-				ctx.Progress(fmt.Sprintf("%s %s %v seed %d", r.Scenario, res.Policy, r.Sets, seed))
+				done++
+				ctx.Progress(done, len(jobs), fmt.Sprintf("%s %s %v seed %d", r.Scenario, res.Policy, r.Sets, seed))
 				mu.Unlock()
 			}
 		}()

@@ -146,6 +146,9 @@ func newProgress(w io.Writer) *progress {
 	return &progress{w: w, tty: isTerminal(w), start: time.Now(), now: time.Now}
 }
 
+// restart measures the pace from now on (a new series of steps).
+func (p *progress) restart() { p.start = p.now() }
+
 func (p *progress) update(done, total int, what string) {
 	eta := ""
 	if done > 0 && done < total {

@@ -88,23 +88,18 @@ func cmdRepro(args []string, stdout, stderr io.Writer) error {
 // reproProgress reports the runs as they finish: on a terminal one line
 // redrawn in place, otherwise a line every reproLogEvery runs (a paper's
 // experiments are thousands of runs: a line each would flood a log).
-func reproProgress(w io.Writer) func(msg string) {
-	tty := isTerminal(w)
-	n := 0
-	return func(msg string) {
-		n++
-		switch {
-		case tty:
-			line := fmt.Sprintf("  %d runs; last: %s", n, msg)
-			if len(line) > 79 {
-				line = line[:79]
-			}
-			fmt.Fprintf(w, "\r%-79s", line)
-		case n%reproLogEvery == 0:
-			fmt.Fprintf(w, "  ran %d runs (last: %s)\n", n, msg)
+func reproProgress(w io.Writer) func(done, total int, msg string) {
+	p := newProgress(w)
+	return func(done, total int, msg string) {
+		if done == 1 {
+			p.restart() // a new sweep: its own pace
+		}
+		if p.tty || done%reproLogEvery == 0 || done == total {
+			p.update(done, total, msg)
 		}
 	}
 }
 
-// reproLogEvery is how many runs a progress line stands for off a terminal.
+// reproLogEvery is how many runs a progress line stands for off a terminal
+// (the last run of a sweep has its line too).
 const reproLogEvery = 100

@@ -93,16 +93,18 @@ func TestStuckRunUndefinedTimes(t *testing.T) {
 }
 
 // TestProgressOffTerminal: off a terminal, progress is plain lines: repro
-// writes one per 100 runs (it wrote one per run, thousands), baselines no
-// carriage returns (issue 29).
+// writes one per 100 runs and the sweep's last (it wrote one per run,
+// thousands), each with the runs done of the sweep's total and the time
+// left; baselines no carriage returns (issue 29).
 func TestProgressOffTerminal(t *testing.T) {
 	var log bytes.Buffer
 	p := reproProgress(&log)
 	for i := range 250 {
-		p(fmt.Sprintf("run %d", i))
+		p(i+1, 250, fmt.Sprintf("run %d", i))
 	}
-	if got := strings.Count(log.String(), "\n"); got != 2 || strings.Contains(log.String(), "\r") {
-		t.Errorf("250 runs logged %d lines:\n%q", got, log.String())
+	if got := strings.Count(log.String(), "\n"); got != 3 || strings.Contains(log.String(), "\r") || !strings.Contains(log.String(), "[100/250] ETA ") ||
+		!strings.Contains(log.String(), "[250/250] run 249\n") {
+		t.Errorf("250 runs logged %d lines (want 3: runs 100, 200 and the last, with the time left):\n%q", got, log.String())
 	}
 	var out, errb bytes.Buffer
 	if code := run([]string{"baselines", "AutoAdmin-v0"}, &out, &errb); code != 0 {
