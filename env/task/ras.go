@@ -9,7 +9,7 @@ import "yarngym/env"
 func rasCycle() *Task {
 	return &Task{
 		ID:    "RAS-v0",
-		Doc:   "RAS on its nine Gridmix jobs (Sec. 4.1, relaxed goals); the agent sets T, the control cycle of the utility-driven slot placement",
+		Doc:   "RAS on its nine Gridmix jobs (Sec. 4.1) with Table 1's completion-time goals (Exp. 2); the agent sets T, the control cycle of the utility-driven slot placement",
 		Paper: "RAS",
 		Ref:   "RAS Sec. 3.2 (T: tens of seconds; 30 s assumed), Alg. 1, Sec. 4.1",
 		Env: env.Config{Scenario: "ras", Policy: "ras", Controlled: []string{"control_interval_s"},

@@ -12,6 +12,10 @@ import (
 type jobState struct {
 	j    *sim.Job
 	prof JobProfile
+	// reduceTailS is the profiled length of the job's reduce phase: its
+	// reducers' nominal work outside the shuffle, averaged over them, in
+	// seconds (0 for a job without reducers).
+	reduceTailS float64
 
 	// Job Status Updater (Sec. 3.2): finished maps and their total run time.
 	mapsDone int
@@ -27,7 +31,37 @@ type jobState struct {
 }
 
 func newJobState(j *sim.Job) *jobState {
-	return &jobState{j: j, prof: ProfileOf(j), cursor: make([]int, len(j.Stages))}
+	return &jobState{j: j, prof: ProfileOf(j), reduceTailS: ReduceTailS(j), cursor: make([]int, len(j.Stages))}
+}
+
+// ReduceTailS is the reduce phase job j's profile predicts after its last
+// map: the mean nominal length of its first reduce stage's tasks times the
+// share of their work outside the shuffle (the shuffle overlaps the map
+// phase), in seconds; 0 without reducers.
+//
+// Reference: RAS Sec. 3.6: profiles come from runs in isolation, and "the
+// completion time of the reduce phase" is known to scale with the input
+// (linearly, or n log n for a job that sorts in the shuffle), so the
+// profiler predicts it for the job's input size; the nominal durations are
+// that prediction made exact.
+func ReduceTailS(j *sim.Job) float64 {
+	for _, st := range j.Stages {
+		if st.Spec.Kind != sim.KindReduce || len(st.Spec.DurationsMs) == 0 {
+			continue
+		}
+		work := 0.0
+		for _, ph := range st.Spec.Profile.Phases {
+			if !ph.Shuffle && !ph.Wall {
+				work += ph.Frac
+			}
+		}
+		sum := 0.0
+		for _, d := range st.Spec.DurationsMs {
+			sum += float64(d)
+		}
+		return sum / float64(len(st.Spec.DurationsMs)) / 1000 * work
+	}
+	return 0
 }
 
 // meanMapS is the observed average map length in seconds (Sec. 3.2), 0
@@ -57,10 +91,15 @@ func (js *jobState) taskEnded(t *sim.Task, o sim.Outcome) {
 	}
 }
 
-// refresh recounts the job's tasks and its s_req at time now.
+// refresh recounts the job's tasks and its s_req at time now. With
+// reduceTail the maps must end the job's profiled reduce phase before its
+// goal: a Sort job spends most of its length in its reducers after the last
+// map (workload/ras.go), and maps that end at the goal miss it by that much.
 //
-// Reference: RAS Sec. 3.2 (s_pend, r_pend; Job Completion Time Estimator).
-func (js *jobState) refresh(now sim.Ms) {
+// Reference: RAS Sec. 3.2 (s_pend, r_pend; the Job Completion Time
+// Estimator computes the concurrent maps needed "to meet the completion time
+// goal of each job"); Sec. 3.6 (the reduce phase's profiled time).
+func (js *jobState) refresh(now sim.Ms, reduceTail bool) {
 	js.sPend, js.rPend, js.sWant, js.rWant = 0, 0, 0, 0
 	for _, st := range js.j.Stages {
 		left := len(st.Tasks) - st.Done
@@ -78,6 +117,9 @@ func (js *jobState) refresh(now sim.Ms) {
 	}
 	goal := js.j.Spec.GoalMs
 	left := float64(js.j.Spec.SubmitMs+goal-now) / 1000
+	if reduceTail && js.rPend > 0 {
+		left -= js.reduceTailS
+	}
 	js.sReq = RequiredSlots(js.sPend, js.meanMapS(), left, goal > 0)
 }
 

@@ -63,7 +63,7 @@ func planOf(s *sim.Sim, r *RAS) *Placement {
 	for _, j := range s.Active() {
 		js := r.state(j)
 		js.mapsDone, js.mapMsSum = 1, 1000
-		js.refresh(s.Now())
+		js.refresh(s.Now(), true)
 		index[j] = len(jobs)
 		jobs = append(jobs, js)
 	}

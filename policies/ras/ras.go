@@ -44,6 +44,10 @@ type RAS struct {
 	IntervalS float64
 	// MaxRounds bounds the rounds of Alg. 1's map placement.
 	MaxRounds float64
+	// ReduceTail makes the Job Completion Time Estimator leave the job's
+	// profiled reduce phase before its goal (1) or not (0; the map phase
+	// alone must end by the goal).
+	ReduceTail float64
 
 	jobs    map[*sim.Job]*jobState
 	plan    *Placement
@@ -64,6 +68,8 @@ func New(base.Spec) (*sim.Policy, error) {
 		Ref: "RAS Sec. 3.2", Min: 1, Max: 600, Default: 30, Value: &r.IntervalS})
 	p.Params.Add(sim.Param{Name: "max_rounds", Doc: "maximum rounds of the map placement per cycle; it also stops when a round changes nothing (assumed 5: not given)",
 		Ref: "RAS Sec. 3.4, Alg. 1", Min: 1, Max: 100, Default: 5, Integer: true, Value: &r.MaxRounds})
+	p.Params.Add(sim.Param{Name: "reduce_tail", Doc: "1: s_req leaves the job's profiled reduce phase (its reducers' work after the last map) between the map phase's end and the goal; 0: the map phase alone must end by the goal (the earlier reading)",
+		Ref: "RAS Sec. 3.2 (s_req \"to meet the completion time goal of each job\"), Sec. 3.6 (the profile's reduce-phase time)", Min: 0, Max: 1, Default: 1, Integer: true, Value: &r.ReduceTail})
 	p.State = []sim.StateVar{
 		{Name: "min_utility", Doc: "lowest job utility of the last placement (Eq. 4's objective; -Inf shown as -10)", Get: r.minUtility, Min: -10, Max: 1},
 		{Name: "mean_utility", Doc: "mean job utility of the last placement (-Inf counted as -10)", Get: r.meanUtility, Min: -10, Max: 1},
@@ -89,7 +95,7 @@ func (r *RAS) Control(h sim.Handle) {
 	index := map[*sim.Job]int{}
 	for _, j := range h.Active() {
 		js := r.state(j)
-		js.refresh(now)
+		js.refresh(now, r.ReduceTail > 0)
 		index[j] = len(jobs)
 		jobs = append(jobs, js)
 	}
