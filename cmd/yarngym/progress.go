@@ -8,16 +8,15 @@ import (
 	"time"
 
 	"yarngym/runner"
+
+	"golang.org/x/term"
 )
 
-// isTerminal reports whether w is a terminal (a character device).
+// isTerminal reports whether w is a terminal (x/term: a character device
+// such as /dev/null is not one).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // runProgress shows a run's progress on stderr: on a terminal one line
@@ -99,4 +98,52 @@ func si(x float64) string {
 		return fmt.Sprintf("%.3gk", x/1e3)
 	}
 	return fmt.Sprintf("%.0f", x)
+}
+
+// progress shows a bar on a terminal and plain lines otherwise, each with
+// the time left at the pace so far (ETA). It reads the wall clock; what it
+// reports on never does.
+type progress struct {
+	w     io.Writer
+	tty   bool
+	last  int
+	start time.Time
+	now   func() time.Time // the clock (tests set it)
+}
+
+func newProgress(w io.Writer) *progress {
+	return &progress{w: w, tty: isTerminal(w), start: time.Now(), now: time.Now}
+}
+
+// restart measures the pace from now on (a new series of steps).
+func (p *progress) restart() { p.start = p.now() }
+
+func (p *progress) update(done, total int, what string) {
+	eta := ""
+	if done > 0 && done < total {
+		left := p.now().Sub(p.start) * time.Duration(total-done) / time.Duration(done)
+		eta = " ETA " + left.Round(time.Second).String()
+	}
+	if !p.tty {
+		fmt.Fprintf(p.w, "  [%d/%d]%s %s\n", done, total, eta, what)
+		return
+	}
+	const width = 30
+	fill := 0
+	if total > 0 {
+		fill = done * width / total
+	}
+	line := fmt.Sprintf("\r[%s%s] %d/%d%s %s", strings.Repeat("=", fill), strings.Repeat(" ", width-fill), done, total, eta, what)
+	if len(line) > 80 { // one line of a standard terminal, or \r cannot redraw it
+		line = line[:80]
+	}
+	pad := max(p.last-len(line), 0)
+	p.last = len(line)
+	fmt.Fprint(p.w, line+strings.Repeat(" ", pad))
+}
+
+func (p *progress) finish() {
+	if p.tty && p.last > 0 {
+		fmt.Fprintln(p.w)
+	}
 }

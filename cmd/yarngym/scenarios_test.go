@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -128,5 +129,23 @@ func TestProgressETA(t *testing.T) {
 	p.update(5, 5, "all")
 	if want := "  [2/5] ETA 15s two\n  [5/5] all\n"; log.String() != want {
 		t.Errorf("progress %q, want %q", log.String(), want)
+	}
+}
+
+// TestDevNullIsNotATerminal: progress written to /dev/null (a character
+// device, which the earlier mode test took for a terminal) is not redrawn
+// in place (x/term asks the terminal itself).
+func TestDevNullIsNotATerminal(t *testing.T) {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Errorf("isTerminal(%s) = true", os.DevNull)
+	}
+	var b bytes.Buffer
+	if isTerminal(&b) {
+		t.Error("isTerminal(a buffer) = true")
 	}
 }
