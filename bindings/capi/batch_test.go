@@ -20,10 +20,11 @@ import (
 )
 
 // The header and the exports agree: every //export has a prototype in
-// yarngym.h and every prototype is exported (or defined in errbuf.go). The
-// C compiler checks the prototypes' types (exports.go includes the header).
+// yarngym_api.h (the declarations yarngym.h includes) and every prototype is
+// exported (or defined in errbuf.go). The C compiler checks the prototypes'
+// types (exports.go includes the header).
 func TestHeaderListsEveryExport(t *testing.T) {
-	h, err := os.ReadFile("yarngym.h")
+	h, err := os.ReadFile("yarngym_api.h")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,8 +51,8 @@ func TestHeaderListsEveryExport(t *testing.T) {
 		t.Fatalf("exports %v, header prototypes %v", exports, protos)
 	}
 	// The test hooks of a yarngym_debug build (debughook.go) are declared in
-	// yarngym_debug.h, not in the public header.
-	dh, err := os.ReadFile("yarngym_debug.h")
+	// yarngym_debug_api.h (through yarngym_debug.h), not in the public header.
+	dh, err := os.ReadFile("yarngym_debug_api.h")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestHeaderListsEveryExport(t *testing.T) {
 	dexp := regexp.MustCompile(`(?m)^//export (\w+)$`).FindAllStringSubmatch(string(src), -1)
 	dproto := regexp.MustCompile(`(?m)^int32_t (yg_\w+)\(`).FindAllStringSubmatch(string(dh), -1)
 	if len(dexp) != 1 || len(dproto) != 1 || dexp[0][1] != dproto[0][1] || !strings.HasPrefix(string(src), "//go:build yarngym_debug\n") {
-		t.Fatalf("debughook.go exports %v, yarngym_debug.h declares %v (and the file must build only with the yarngym_debug tag)", dexp, dproto)
+		t.Fatalf("debughook.go exports %v, yarngym_debug_api.h declares %v (and the file must build only with the yarngym_debug tag)", dexp, dproto)
 	}
 	for _, c := range []struct {
 		name string
@@ -76,7 +77,24 @@ func TestHeaderListsEveryExport(t *testing.T) {
 		re := regexp.MustCompile(`(?m)^#define ` + c.name + ` (\d+)`)
 		m := re.FindStringSubmatch(string(h))
 		if m == nil || m[1] != strconv.Itoa(c.v) {
-			t.Errorf("yarngym.h: %s = %v, Go %d", c.name, m, c.v)
+			t.Errorf("yarngym_api.h: %s = %v, Go %d", c.name, m, c.v)
+		}
+	}
+}
+
+// The declaration files hold no directive but #define: Python's cffi reads
+// them as they are (its cdef takes comments and integer #defines, not
+// includes or conditionals).
+func TestAPIHeadersNeedNoPreprocessor(t *testing.T) {
+	for _, f := range []string{"yarngym_api.h", "yarngym_debug_api.h"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if s := strings.TrimSpace(line); strings.HasPrefix(s, "#") && !strings.HasPrefix(s, "#define ") {
+				t.Errorf("%s:%d: %q: only #define may appear", f, i+1, s)
+			}
 		}
 	}
 }

@@ -2,7 +2,7 @@
 
 Runs ``go build -buildmode=c-shared ./bindings/capi`` (needs Go and a C
 compiler on PATH) and puts libyarngym next to yarngym/__init__.py, where the
-package loads it from; the wheel carries it with the C header. The library
+package loads it from; the wheel carries it with the C headers. The library
 does not link libpython, so the wheel is tagged ``py3-none-<platform>``:
 one wheel per platform serves every Python 3 version.
 
@@ -43,7 +43,7 @@ class GoBuildHook(BuildHookInterface):
             return
         root = Path(self.root)
         pkg = root / "bindings" / "python" / "src" / "yarngym"
-        header = root / "bindings" / "capi" / "yarngym.h"
+        headers = [root / "bindings" / "capi" / h for h in ("yarngym.h", "yarngym_api.h")]
         lib = pkg / _lib_name()
         go = shutil.which("go")
         if go is None:
@@ -78,7 +78,10 @@ class GoBuildHook(BuildHookInterface):
         if version != "editable":
             build_data["force_include"][str(lib)] = f"yarngym/{lib.name}"
             build_data["force_include"][str(registry)] = "yarngym/_registry.json"
-            build_data["force_include"][str(header)] = "yarngym/yarngym.h"
+            # yarngym.h for C clients, yarngym_api.h (which it includes) for
+            # cffi, which reads the declarations from it as they are.
+            for h in headers:
+                build_data["force_include"][str(h)] = f"yarngym/{h.name}"
 
 
 # Run in a subprocess: loads the library with ctypes and writes

@@ -70,7 +70,7 @@ def run_py(code: str, timeout: float = 180, env: dict | None = None):
 def debug_hook():
     """In a process whose library is a yarngym_debug build (the debug_lib
     fixture's environment): yg_debug_hook and its constants, through a cffi
-    declaration of yarngym_debug.h over the same library (one Go runtime)."""
+    declaration of yarngym_debug_api.h over the same library (one Go runtime)."""
     import os
 
     import cffi
@@ -79,5 +79,5 @@ def debug_hook():
 
     _native.load()
     ffi = cffi.FFI()
-    ffi.cdef(_native._cdef(open(os.environ["YARNGYM_DEBUG_HEADER"]).read()))
+    ffi.cdef(open(os.environ["YARNGYM_DEBUG_HEADER"]).read())
     return ffi.dlopen(str(_native.library_path()))

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[3]
 def debug_lib(tmp_path_factory) -> dict[str, str]:
     """A library built with the yarngym_debug tag (its test hook
     yg_debug_hook makes the engine panic or raise SIGINT on purpose; see
-    bindings/capi/yarngym_debug.h), for tests in a subprocess: the
+    bindings/capi/yarngym_debug_api.h), for tests in a subprocess: the
     environment variables that make yarngym load it there (one Go library
     per process)."""
     import yarngym
@@ -26,4 +26,4 @@ def debug_lib(tmp_path_factory) -> dict[str, str]:
     subprocess.run(["go", "build", "-tags", "yarngym_debug", "-buildmode=c-shared", "-trimpath", "-o", str(lib), "./bindings/capi"],
                    cwd=ROOT, check=True)  # fmt: skip
     shutil.copyfile(yarngym.library_path().with_name("_registry.json"), out / "_registry.json")
-    return {"YARNGYM_LIBRARY": str(lib), "YARNGYM_DEBUG_HEADER": str(ROOT / "bindings" / "capi" / "yarngym_debug.h")}
+    return {"YARNGYM_LIBRARY": str(lib), "YARNGYM_DEBUG_HEADER": str(ROOT / "bindings" / "capi" / "yarngym_debug_api.h")}

@@ -22,7 +22,6 @@ import dataclasses
 import json
 import operator
 import os
-import re
 import signal
 import sys
 import threading
@@ -124,32 +123,12 @@ def registry_path() -> Path:
 
 
 def _header_path() -> Path:
-    for p in (_PKG / "yarngym.h", _PKG.parents[2] / "capi" / "yarngym.h"):
+    """yarngym_api.h, the ABI's declarations as cffi's cdef reads them (no
+    preprocessing: yarngym.h includes it and adds what a C compiler needs)."""
+    for p in (_PKG / "yarngym_api.h", _PKG.parents[2] / "capi" / "yarngym_api.h"):
         if p.is_file():
             return p
-    raise YarnGymError(f"yarngym: the C header yarngym.h is missing (looked in {_PKG} and bindings/capi)")
-
-
-def _cdef(header: str) -> str:
-    """Turns yarngym.h into cffi cdef text: comments, includes, guards and
-    the C++ block go; integer #defines stay."""
-    header = re.sub(r"/\*.*?\*/", "", header, flags=re.S)
-    header = re.sub(r"//[^\n]*", "", header)
-    out, skip = [], False
-    for line in header.splitlines():
-        s = line.strip()
-        if s.startswith("#ifdef __cplusplus"):
-            skip = True
-            continue
-        if skip:
-            skip = not s.startswith("#endif")
-            continue
-        if s.startswith("#"):
-            if re.match(r"#define\s+YG_\w+\s+-?\d+\s*$", s):
-                out.append(s)
-            continue
-        out.append(line)
-    return "\n".join(out)
+    raise YarnGymError(f"yarngym: the C header yarngym_api.h is missing (looked in {_PKG} and bindings/capi)")
 
 
 def _after_fork() -> None:
@@ -198,7 +177,7 @@ def load() -> tuple[Any, Any]:
                 "`go build -buildmode=c-shared`, or point $YARNGYM_LIBRARY at a built library"
             )
         ffi = cffi.FFI()
-        ffi.cdef(_cdef(_header_path().read_text()))
+        ffi.cdef(_header_path().read_text())
         lib = ffi.dlopen(str(path))
         v = ffi.new("int32_t *")
         lib.yg_abi_version(v)
