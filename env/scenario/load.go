@@ -202,7 +202,7 @@ func parse(data []byte, src, dir string, sets []string, o LoadOptions) (*Scenari
 		}
 		sc.origin = src + " with --set " + strings.Join(paths, " ")
 		if err := sc.decode(patched, sc.origin); err != nil {
-			return nil, err
+			return nil, setError(err, paths)
 		}
 	}
 	if err := sc.validate(); err != nil {
@@ -425,6 +425,37 @@ func errorPosition(data []byte, pos toml.Position) (line, col int) {
 	lineStart := bytes.LastIndexByte(before, '\n') + 1
 	return line, 1 + utf8.RuneCount(before[lineStart:])
 }
+
+// setError blames a decoding error of the patched document on the --set
+// that caused it: the document decoded before the sets went in, and a line
+// number would point into a re-encoded text the user never saw.
+func setError(err error, paths []string) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	reason := setLinePrefix.ReplaceAllString(e.Reason, "")
+	if reason == e.Reason {
+		return err // not a decoding error of a line: the source already says --set
+	}
+	culprit := strings.Join(paths, " ")
+	for _, kv := range paths {
+		k, _, _ := strings.Cut(kv, "=")
+		var named []string // the key without array indices, as TOML names it
+		for _, part := range strings.Split(strings.TrimSpace(k), ".") {
+			if _, err := strconv.Atoi(part); err != nil {
+				named = append(named, part)
+			}
+		}
+		if strings.Join(named, ".") == e.Key {
+			culprit = kv
+			break
+		}
+	}
+	return &Error{Source: "--set " + culprit, Key: e.Key, Reason: reason}
+}
+
+var setLinePrefix = regexp.MustCompile(`^line \d+(, column \d+)?: `)
 
 // applySets patches dotted paths into the document. Numeric path parts
 // index arrays of tables (cluster.nodes.0.vcores).

@@ -356,6 +356,21 @@ func TestSetOverridesFile(t *testing.T) {
 	}
 }
 
+// TestSetTypeErrorNamesTheSet: a --set of the wrong type is blamed on that
+// --set, with no line number: the line was one of a re-encoded document the
+// user never wrote ("line 24" of a built-in before, issue 29).
+func TestSetTypeErrorNamesTheSet(t *testing.T) {
+	_, err := scenario.Load("quick", []string{"cluster.nodes.0.vcores=8", "workload.jobs.0.count=abc"})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "--set workload.jobs.0.count=abc: workload.jobs.count: ") || strings.Contains(msg, "line") ||
+		!strings.Contains(msg, "incompatible types") {
+		t.Fatalf("error %q: want it to name the --set, the key and the reason, and no line", msg)
+	}
+}
+
 // TestMaxRunningKey: a stage's max_running reaches the job spec (a Spark
 // job with one container per task, at most its executor count at once).
 func TestMaxRunningKey(t *testing.T) {
