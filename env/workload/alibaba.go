@@ -51,7 +51,17 @@ type AlibabaOptions struct {
 	// default) means the jobs have no AM.
 	AMVCores int64 `toml:"am_vcores"`
 	AMMemMB  int64 `toml:"am_mem_mb"`
+	// Strict refuses a trace with a row that cannot be replayed (a wrong
+	// column count, an empty id, a repeated task, a bad or out-of-range
+	// number); by default such a row is skipped and the skip reported
+	// (Notes), as real traces hold damaged lines.
+	Strict bool `toml:"strict"`
+	notes  []string
 }
+
+// Notes are the rows the last load skipped, for the user; the scenario
+// reports them as warnings.
+func (o *AlibabaOptions) Notes() []string { return o.notes }
 
 // AlibabaDefaults returns the Alibaba loader's default options (Path is
 // empty).
@@ -142,17 +152,12 @@ func parseAlibaba(r io.Reader, name string, o *AlibabaOptions) ([]*alibabaJob, e
 	var jobs []*alibabaJob
 	byID := map[string]*alibabaJob{}
 	taskLine := map[[2]string]int{}
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, wrap(err)
-		}
-		line, _ := cr.FieldPos(0)
+	o.notes = nil
+	// parseRow reads one row; an error is the row's (skipped unless
+	// o.Strict).
+	parseRow := func(rec []string, line int) (string, alibabaTask, float64, error) {
 		if len(rec) != ncol {
-			return nil, fmt.Errorf("%s:%d: %d columns, want %d as in the header", name, line, len(rec), ncol)
+			return "", alibabaTask{}, 0, fmt.Errorf("%s:%d: %d columns, want %d as in the header", name, line, len(rec), ncol)
 		}
 		where := func(key string) string {
 			return fmt.Sprintf("%s:%d: column %d (%s)", name, line, col[key]+1, key)
@@ -179,53 +184,71 @@ func parseAlibaba(r io.Reader, name string, o *AlibabaOptions) ([]*alibabaJob, e
 		}
 		jobID, err := ident("job_id")
 		if err != nil {
-			return nil, err
+			return "", alibabaTask{}, 0, err
 		}
 		taskID, err := ident("task_id")
 		if err != nil {
-			return nil, err
+			return "", alibabaTask{}, 0, err
 		}
 		if prev, ok := taskLine[[2]string{jobID, taskID}]; ok {
-			return nil, fmt.Errorf("%s: job %s task %s already appears on line %d", where("task_id"), jobID, taskID, prev)
+			return "", alibabaTask{}, 0, fmt.Errorf("%s: job %s task %s already appears on line %d", where("task_id"), jobID, taskID, prev)
 		}
-		taskLine[[2]string{jobID, taskID}] = line
 		var v [4]float64
 		for i, key := range []string{"submit_time", "duration", "cpu", "memory"} {
 			if v[i], err = num(key); err != nil {
-				return nil, err
+				return "", alibabaTask{}, 0, err
 			}
 		}
 		submitS, durS, cpu, mem := v[0], v[1], v[2], v[3]
 		if _, err := traceSubmitMs(submitS, o.TimeScale); err != nil {
-			return nil, fmt.Errorf("%s: %v", where("submit_time"), err)
+			return "", alibabaTask{}, 0, fmt.Errorf("%s: %v", where("submit_time"), err)
 		}
 		if durS > traceMaxSec {
-			return nil, fmt.Errorf("%s: %v s is over the limit of %g s", where("duration"), durS, float64(traceMaxSec))
+			return "", alibabaTask{}, 0, fmt.Errorf("%s: %v s is over the limit of %g s", where("duration"), durS, float64(traceMaxSec))
 		}
 		if cpu > 1e6 {
-			return nil, fmt.Errorf("%s: %v cores is over the limit of 1e6", where("cpu"), cpu)
+			return "", alibabaTask{}, 0, fmt.Errorf("%s: %v cores is over the limit of 1e6", where("cpu"), cpu)
 		}
 		if mem > 1 {
-			return nil, fmt.Errorf("%s: %v is over 1 (memory is a fraction of a machine)", where("memory"), mem)
+			return "", alibabaTask{}, 0, fmt.Errorf("%s: %v is over 1 (memory is a fraction of a machine)", where("memory"), mem)
 		}
 		if hasDisk {
 			if _, err := num("disk"); err != nil {
-				return nil, err
+				return "", alibabaTask{}, 0, err
 			}
 		}
 		s := strings.TrimSpace(rec[col["instances_num"]])
 		n, err := strconv.ParseInt(s, 10, 64)
 		switch {
 		case err != nil:
-			return nil, fmt.Errorf("%s: %q is not an integer", where("instances_num"), s)
+			return "", alibabaTask{}, 0, fmt.Errorf("%s: %q is not an integer", where("instances_num"), s)
 		case n < 1:
-			return nil, fmt.Errorf("%s: %d, want at least 1", where("instances_num"), n)
+			return "", alibabaTask{}, 0, fmt.Errorf("%s: %d, want at least 1", where("instances_num"), n)
 		case n > int64(traceMaxStageTasks):
-			return nil, fmt.Errorf("%s: %d is over the limit of %d instances", where("instances_num"), n, traceMaxStageTasks)
+			return "", alibabaTask{}, 0, fmt.Errorf("%s: %d is over the limit of %d instances", where("instances_num"), n, traceMaxStageTasks)
 		}
-		t := alibabaTask{id: taskID, instances: int(n), durS: durS, req: sim.Res{
+		return jobID, alibabaTask{id: taskID, instances: int(n), durS: durS, req: sim.Res{
 			VCores: max(1, int64(math.Ceil(cpu))),
-			MemMB:  max(1, int64(math.Round(mem*float64(o.MachineMemMB))))}}
+			MemMB:  max(1, int64(math.Round(mem*float64(o.MachineMemMB))))}}, submitS, nil
+	}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, wrap(err)
+		}
+		line, _ := cr.FieldPos(0)
+		jobID, t, submitS, err := parseRow(rec, line)
+		if err != nil {
+			if o.Strict {
+				return nil, err
+			}
+			o.notes = append(o.notes, err.Error()+": row skipped (strict = true refuses the trace)")
+			continue
+		}
+		taskLine[[2]string{jobID, t.id}] = line
 		j := byID[jobID]
 		if j == nil {
 			j = &alibabaJob{id: jobID, submitS: submitS}
@@ -236,6 +259,9 @@ func parseAlibaba(r io.Reader, name string, o *AlibabaOptions) ([]*alibabaJob, e
 		j.tasks = append(j.tasks, t)
 	}
 	if len(jobs) == 0 {
+		if len(o.notes) > 0 {
+			return nil, fmt.Errorf("%s: no jobs (%d rows skipped; the first: %s)", name, len(o.notes), o.notes[0])
+		}
 		return nil, fmt.Errorf("%s: no jobs (only a header)", name)
 	}
 	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].submitS < jobs[b].submitS })

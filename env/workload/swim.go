@@ -94,7 +94,17 @@ type SWIMOptions struct {
 	// A window and repeat > 1 exclude each other.
 	WindowS float64 `toml:"window_s"`
 	Window  int     `toml:"window"`
+	// Strict refuses a trace with a row that cannot be replayed (too few
+	// columns, an empty or repeated job id, a number that is not a
+	// non-negative integer); by default such a row is skipped and the skip
+	// reported (Notes), as real traces hold damaged lines.
+	Strict bool `toml:"strict"`
+	notes  []string
 }
+
+// Notes are the rows the last load skipped, for the user; the scenario
+// reports them as warnings.
+func (o *SWIMOptions) Notes() []string { return o.notes }
 
 // SWIMDefaults returns the SWIM loader's default options (Path is empty).
 func SWIMDefaults() *SWIMOptions {
@@ -233,6 +243,7 @@ func parseSWIM(r io.Reader, name string, o *SWIMOptions) ([]swimRecord, error) {
 	redBytes := o.ReduceMBPerTask << 20
 	var recs []swimRecord
 	seen := map[string]int{}
+	o.notes = nil
 	// The trace is tab-separated values without quoting (encoding/csv with
 	// a tab as the separator; a quote is an ordinary character).
 	cr := csv.NewReader(r)
@@ -249,37 +260,15 @@ func parseSWIM(r io.Reader, name string, o *SWIMOptions) ([]swimRecord, error) {
 		if len(f) == 1 && strings.TrimSpace(f[0]) == "" {
 			continue // a line of blanks
 		}
-		if len(f) != len(swimColumns) {
-			return nil, fmt.Errorf("%s:%d: %d tab-separated columns, want %d (%s)", name, line, len(f), len(swimColumns),
-				strings.Join(swimColumns[:], ", "))
-		}
-		rec := swimRecord{line: line, id: strings.TrimSpace(f[0])}
-		if rec.id == "" {
-			return nil, fmt.Errorf("%s:%d: column 1 (job_id): empty", name, line)
-		}
-		if prev, ok := seen[rec.id]; ok {
-			return nil, fmt.Errorf("%s:%d: column 1 (job_id): %q already appears on line %d", name, line, rec.id, prev)
+		rec, err := parseSWIMRow(f, line, name, seen, o)
+		if err != nil {
+			if o.Strict {
+				return nil, err
+			}
+			o.notes = append(o.notes, err.Error()+": row skipped (strict = true refuses the trace)")
+			continue
 		}
 		seen[rec.id] = line
-		var nums [5]int64
-		for i := range nums {
-			s := strings.TrimSpace(f[i+1])
-			v, err := strconv.ParseInt(s, 10, 64)
-			col := fmt.Sprintf("%s:%d: column %d (%s)", name, line, i+2, swimColumns[i+1])
-			switch {
-			case errors.Is(err, strconv.ErrRange):
-				return nil, fmt.Errorf("%s: %q is out of the 64-bit integer range", col, s)
-			case err != nil:
-				return nil, fmt.Errorf("%s: %q is not an integer", col, s)
-			case v < 0:
-				return nil, fmt.Errorf("%s: %d is negative", col, v)
-			}
-			nums[i] = v
-		}
-		rec.submitS, rec.input, rec.shuffle = nums[0], nums[2], nums[3]
-		if _, err := traceSubmitMs(float64(rec.submitS), o.TimeScale); err != nil {
-			return nil, fmt.Errorf("%s:%d: column 2 (submit_time_s): %v", name, line, err)
-		}
 
 		maps := max(1, ceilDiv(rec.input, blockBytes))
 		if o.MaxMapsPerJob > 0 && maps > int64(o.MaxMapsPerJob) {
@@ -316,6 +305,9 @@ func parseSWIM(r io.Reader, name string, o *SWIMOptions) ([]swimRecord, error) {
 		recs = append(recs, rec)
 	}
 	if len(recs) == 0 {
+		if len(o.notes) > 0 {
+			return nil, fmt.Errorf("%s: no jobs (%d rows skipped; the first: %s)", name, len(o.notes), o.notes[0])
+		}
 		return nil, fmt.Errorf("%s: no jobs (empty file)", name)
 	}
 	sort.SliceStable(recs, func(a, b int) bool { return recs[a].submitS < recs[b].submitS })
@@ -340,6 +332,42 @@ func parseSWIM(r io.Reader, name string, o *SWIMOptions) ([]swimRecord, error) {
 		}
 	}
 	return recs, nil
+}
+
+// parseSWIMRow reads one row's id and numbers; an error is the row's
+// (the caller skips it unless o.Strict).
+func parseSWIMRow(f []string, line int, name string, seen map[string]int, o *SWIMOptions) (swimRecord, error) {
+	if len(f) != len(swimColumns) {
+		return swimRecord{}, fmt.Errorf("%s:%d: %d tab-separated columns, want %d (%s)", name, line, len(f), len(swimColumns),
+			strings.Join(swimColumns[:], ", "))
+	}
+	rec := swimRecord{line: line, id: strings.TrimSpace(f[0])}
+	if rec.id == "" {
+		return rec, fmt.Errorf("%s:%d: column 1 (job_id): empty", name, line)
+	}
+	if prev, ok := seen[rec.id]; ok {
+		return rec, fmt.Errorf("%s:%d: column 1 (job_id): %q already appears on line %d", name, line, rec.id, prev)
+	}
+	var nums [5]int64
+	for i := range nums {
+		s := strings.TrimSpace(f[i+1])
+		v, err := strconv.ParseInt(s, 10, 64)
+		col := fmt.Sprintf("%s:%d: column %d (%s)", name, line, i+2, swimColumns[i+1])
+		switch {
+		case errors.Is(err, strconv.ErrRange):
+			return rec, fmt.Errorf("%s: %q is out of the 64-bit integer range", col, s)
+		case err != nil:
+			return rec, fmt.Errorf("%s: %q is not an integer", col, s)
+		case v < 0:
+			return rec, fmt.Errorf("%s: %d is negative", col, v)
+		}
+		nums[i] = v
+	}
+	rec.submitS, rec.input, rec.shuffle = nums[0], nums[2], nums[3]
+	if _, err := traceSubmitMs(float64(rec.submitS), o.TimeScale); err != nil {
+		return rec, fmt.Errorf("%s:%d: column 2 (submit_time_s): %v", name, line, err)
+	}
+	return rec, nil
 }
 
 // swimWindow returns the records of the window o selects (drawing it from

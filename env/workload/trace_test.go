@@ -109,10 +109,33 @@ func TestLoadSWIMInline(t *testing.T) {
 	})
 	for _, c := range bad {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := LoadSWIM(strings.NewReader(c.in), "t.tsv", nil, sim.NewRand(1))
+			o := SWIMDefaults()
+			o.Strict = true
+			_, err := LoadSWIM(strings.NewReader(c.in), "t.tsv", o, sim.NewRand(1))
 			checkErr(t, err, c.want)
 		})
 	}
+	// By default a row that cannot be replayed is skipped and reported; a
+	// trace of nothing else has no jobs (issue 29: real traces hold damaged
+	// rows, and one refused the whole trace).
+	t.Run("damaged rows skipped", func(t *testing.T) {
+		o := SWIMDefaults()
+		in := good + "job3\t1\t1\tx\t1\t1\n" + "job4\t1\t1\t1\n" + "job0\t1\t1\t1\t1\t1\n"
+		jobs, err := LoadSWIM(strings.NewReader(in), "t.tsv", o, sim.NewRand(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(jobs) != 3 || len(o.Notes()) != 3 {
+			t.Fatalf("%d jobs, notes %q; want the 3 good jobs and 3 rows skipped", len(jobs), o.Notes())
+		}
+		for i, want := range []string{`t.tsv:5: column 4 (map_input_bytes): "x" is not an integer: row skipped`, "t.tsv:6: 4 tab-separated columns", `t.tsv:7: column 1 (job_id): "job0" already appears on line 1`} {
+			if !strings.Contains(o.Notes()[i], want) {
+				t.Errorf("note %d: %q, want %q", i, o.Notes()[i], want)
+			}
+		}
+		_, err = LoadSWIM(strings.NewReader("job0\t1\t1\n"), "t.tsv", SWIMDefaults(), sim.NewRand(1))
+		checkErr(t, err, []string{"no jobs (1 rows skipped; the first: t.tsv:1: 3 tab-separated columns"})
+	})
 }
 
 func TestSWIMOptionErrors(t *testing.T) {
@@ -247,10 +270,30 @@ func TestLoadAlibabaInline(t *testing.T) {
 	})
 	for _, c := range bad {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := LoadAlibaba(strings.NewReader(c.in), "a.csv", nil, sim.NewRand(1))
+			o := AlibabaDefaults()
+			o.Strict = true
+			_, err := LoadAlibaba(strings.NewReader(c.in), "a.csv", o, sim.NewRand(1))
 			checkErr(t, err, c.want)
 		})
 	}
+	// By default a row that cannot be replayed is skipped and reported
+	// (issue 29): the good rows load; a skipped row's task id is free.
+	t.Run("damaged rows skipped", func(t *testing.T) {
+		o := AlibabaDefaults()
+		in := hdr + "0,1,1,1,1.5,1,1,1,0\n" + "0,1,1,1,0.1,1,1,1\n" + "0,2,3,1,0.1,1,1,2,0\n" + "0,2,3,1,0.1,1,1,2,0\n"
+		jobs, err := LoadAlibaba(strings.NewReader(in), "a.csv", o, sim.NewRand(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(jobs) != 1 || len(jobs[0].Stages) != 1 || len(o.Notes()) != 3 {
+			t.Fatalf("%d jobs, notes %q; want job 1 with its one task and 3 rows skipped", len(jobs), o.Notes())
+		}
+		for i, want := range []string{"a.csv:2: column 5 (memory)", "a.csv:3: 8 columns, want 9", "a.csv:5: column 7 (task_id): job 1 task 1 already appears on line 4"} {
+			if !strings.Contains(o.Notes()[i], want) || !strings.HasSuffix(o.Notes()[i], "row skipped (strict = true refuses the trace)") {
+				t.Errorf("note %d: %q, want %q and the skip", i, o.Notes()[i], want)
+			}
+		}
+	})
 	g, ok := Lookup("alibaba")
 	if !ok {
 		t.Fatal(`generator "alibaba" is not registered`)
