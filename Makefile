@@ -69,6 +69,20 @@ pytest:
 	$(VENV)/bin/python -m pytest -q --durations=8 bindings/python/tests
 	cd notebooks && ../$(VENV)/bin/python -m pytest -q --nbmake --durations=0 -p no:cacheprovider .
 
+# The wheel for a machine without Go or a C compiler, in dist/:
+# yarngym-<version>-py3-none-<platform>.whl, with the c-shared library built by
+# the hook (it does not link libpython: one wheel per platform serves every
+# Python 3 >= 3.10). Built with hatchling from $(VENV), made if missing; `pip
+# install dist/yarngym-*.whl` installs it. bindings/python/tests/test_wheel.py
+# runs this target and the wheel in a fresh virtualenv with no Go on PATH.
+WHEEL_DIR ?= dist
+.PHONY: wheel
+wheel:
+	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+	  echo "cannot create $(VENV) with '$(PYTHON) -m venv' (on Debian/Ubuntu: apt-get install python3-venv)"; exit 1; }
+	@$(VENV)/bin/python -c 'import hatchling' 2>/dev/null || $(VENV)/bin/python -m pip install -q --disable-pip-version-check hatchling
+	$(VENV)/bin/python -m pip wheel -q --disable-pip-version-check --no-deps --no-build-isolation -w $(WHEEL_DIR) .
+
 # Engine throughput (jobs/s, tasks/s, per CPU second too): the SWIM FB-2009 day,
 # scale-50k, Decima's TPC-H mix and its linearity, each policy on its papers.
 bench:
