@@ -345,7 +345,9 @@ func stateChart(id ids, res *suite.Results, sc, variant string) (c chart, ok boo
 		return chart{}, false, flat
 	}
 	cid := id.next("state", sc, variant)
-	const top, panel, gap = 60, 70, 30
+	// The first panel's name sits above its plot (nameLocation "end"): at
+	// top 60 it was drawn over the subtitle; 80 leaves it a line of its own.
+	const top, panel, gap = 80, 70, 30
 	n := len(moved)
 	tmax := r.Timeline[len(r.Timeline)-1].TS
 	title, sub := "Policy state: "+variant+" on "+sc, firstSeed(res)+"; each of the policy's state variables (sim.StateVar) that moved, as sampled"

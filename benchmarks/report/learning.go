@@ -52,7 +52,7 @@ func BuildLearning(l Learning) ([]byte, error) {
 	cid := id.next("learning", l.Task, l.Algo)
 	curve.SetGlobalOptions(append(common(cid, "Learning curve: "+l.Algo+" on "+l.Task,
 		"return ("+l.Objective+") on train seeds; dashed: the baselines' mean return on the test seeds", "axis"),
-		charts.WithXAxisOpts(opts.XAxis{Name: l.XUnit, Type: "value"}),
+		charts.WithXAxisOpts(opts.XAxis{Name: l.XUnit, Type: "value", NameLocation: "middle", NameGap: 25}),
 		charts.WithYAxisOpts(opts.YAxis{Name: "return", Type: "value", Scale: opts.Bool(true)}))...)
 	pts := func(ys []float64) []opts.LineData {
 		out := make([]opts.LineData, len(ys))
@@ -79,7 +79,7 @@ func BuildLearning(l Learning) ([]byte, error) {
 		did := id.next("diagnostics", l.Task, l.Algo)
 		diag.SetGlobalOptions(append(common(did, "PPO's update diagnostics",
 			"approximate KL divergence and clipped share of each update; explained variance of the value function on its rollout", "axis"),
-			charts.WithXAxisOpts(opts.XAxis{Name: l.XUnit, Type: "value"}),
+			charts.WithXAxisOpts(opts.XAxis{Name: l.XUnit, Type: "value", NameLocation: "middle", NameGap: 25}),
 			charts.WithYAxisOpts(opts.YAxis{Name: "value", Type: "value", Scale: opts.Bool(true)}))...)
 		for j, name := range l.DiagNames {
 			diag.AddSeries(name, pts(l.Diag[name]), lineStyle(j, "solid"))
@@ -92,7 +92,7 @@ func BuildLearning(l Learning) ([]byte, error) {
 		aid := id.next("actions", l.Task, l.Algo)
 		acts.SetGlobalOptions(append(common(aid, "The controller's actions over one test episode",
 			"each parameter's value as set at the start of each control interval", "axis"),
-			charts.WithXAxisOpts(opts.XAxis{Name: "simulated s", Type: "value"}),
+			charts.WithXAxisOpts(opts.XAxis{Name: "simulated s", Type: "value", NameLocation: "middle", NameGap: 25}),
 			charts.WithYAxisOpts(opts.YAxis{Name: "value", Type: "value", Scale: opts.Bool(true)}))...)
 		for j, p := range l.Params {
 			data := make([]opts.LineData, len(l.TimeS))

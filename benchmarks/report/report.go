@@ -202,7 +202,7 @@ tr.off td { background: #fde8e8; } p.nochart { color: #555; font-style: italic; 
 <body>
 <h1>{{.Title}}</h1>
 <p class="lead">Suite {{.Suite}}: {{.Doc}}.</p>
-<p class="meta">Seeds: {{.Seeds}}. Timelines sampled every {{.TimelineS}} s of simulated time (at most {{.MaxPoints}} samples a run kept); time series show the first seed. {{.ChartCount}} charts.</p>
+<p class="meta">Seeds: {{.Seeds}}. Timelines sampled every {{.TimelineS}} s of simulated time (at most {{.MaxPoints}} samples a run kept); time series show the first seed. {{.ChartCount}} charts. A cell "m ± s" is the mean over the seeds ± their standard deviation (SD, not a standard error: it is the spread of one run, not the uncertainty of the mean).</p>
 <ul>
 {{- range .Papers}}
 <li><a href="#{{.Anchor}}">paper: {{.Title}}</a></li>

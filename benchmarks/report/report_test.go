@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -216,6 +217,56 @@ func TestLead(t *testing.T) {
 	want := `<p class="lead">Suite quick: the quick mix and the DRESS Fig. 1 toy under FIFO, Fair and Capacity; runs in seconds (for tests and demos).</p>`
 	if !strings.Contains(string(b), want) {
 		t.Fatalf("the report does not open with %s", want)
+	}
+}
+
+// TestPlusMinusDefined: the report says what "±" stands for before its
+// first table uses it (issue 29: it was never defined).
+func TestPlusMinusDefined(t *testing.T) {
+	_, b := saved(t, results(t, 2))
+	html := string(b)
+	def := strings.Index(html, `A cell "m ± s" is the mean over the seeds ± their standard deviation`)
+	first := strings.Index(html, "<table>")
+	if def < 0 || first < 0 || def > first {
+		t.Fatalf("definition of ± at %d, first table at %d: want the definition first", def, first)
+	}
+}
+
+// TestAxisNamesClearOfTitles: an axis name is drawn neither over a chart's
+// subtitle nor past its edge (issue 29: the policy-state chart's first axis
+// name sat on its subtitle; the learning report's x-axis names, at the
+// axis end, were cut at the right edge, "simulated s").
+func TestAxisNamesClearOfTitles(t *testing.T) {
+	html := string(func() []byte { _, b := saved(t, results(t, 2)); return b }())
+	// The first state panel: its y-axis name takes 15 px of gap and a 12 px
+	// line above the panel; the title (one 24 px line from 5 px) and the
+	// subtitle (a 16 px line) end at 45 px.
+	i := strings.Index(html, `"chart_state_dress_fig1_capacity"`)
+	if i < 0 {
+		t.Fatal("no state chart for capacity on dress-fig1")
+	}
+	m := regexp.MustCompile(`"grid":\[\{[^}]*"top":"(\d+)"`).FindStringSubmatch(html[i:])
+	if m == nil {
+		t.Fatal("state chart: no grid top")
+	}
+	if top, _ := strconv.Atoi(m[1]); top-15-12 < 45 {
+		t.Errorf("state chart: first panel at %d px, its axis name reaches up to %d px, over the subtitle (ends at 45 px)", top, top-27)
+	}
+	l := Learning{Task: "T-v0", Algo: "ppo", Objective: "slowdown", XUnit: "env steps", CurveX: []float64{1, 2}, CurveReturn: []float64{-2, -1},
+		CurveBest: []float64{-2, -1}, DiagNames: []string{"approx KL"}, Diag: map[string][]float64{"approx KL": {0.01, 0.02}},
+		Params: []string{"rho"}, TimeS: []float64{0, 60}, Actions: [][]float64{{1}, {2}}}
+	b, err := BuildLearning(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	axes := regexp.MustCompile(`"xAxis":\[\{[^}]*\}`).FindAllString(string(b), -1)
+	if len(axes) != 3 {
+		t.Fatalf("learning report: %d x axes, want 3 (curve, diagnostics, actions)", len(axes))
+	}
+	for _, a := range axes {
+		if strings.Contains(a, `"name":`) && !strings.Contains(a, `"nameLocation":"middle"`) {
+			t.Errorf("learning report: x axis %s: a name at the axis end is cut at the chart's edge", a)
+		}
 	}
 }
 
