@@ -94,6 +94,13 @@ type SWIMOptions struct {
 	// A window and repeat > 1 exclude each other.
 	WindowS float64 `toml:"window_s"`
 	Window  int     `toml:"window"`
+	// WindowsFrom and WindowsTo (inclusive; -1: the last window) restrict
+	// the windows window = -1 draws from, so that a family of workloads
+	// splits into parts that share no window: a task trains on some hours of
+	// a day and is tested on others (see env/task, Task.Splits). Default:
+	// every window.
+	WindowsFrom int `toml:"windows_from"`
+	WindowsTo   int `toml:"windows_to"`
 	// Strict refuses a trace with a row that cannot be replayed (too few
 	// columns, an empty or repeated job id, a number that is not a
 	// non-negative integer); by default such a row is skipped and the skip
@@ -110,7 +117,7 @@ func (o *SWIMOptions) Notes() []string { return o.notes }
 func SWIMDefaults() *SWIMOptions {
 	return &SWIMOptions{BlockMB: 128, MapSecPerBlock: 20, ReduceMBPerTask: 1024, ReduceSecPerGB: 60, MinTaskSec: 2,
 		MaxMapsPerJob: 20000, Sigma: 0.3, MapVCores: 1, MapMemMB: 1024, ReduceVCores: 1, ReduceMemMB: 2048,
-		AMVCores: 1, AMMemMB: 1024, SlowStart: 0.05, TimeScale: 1, Repeat: 1}
+		AMVCores: 1, AMMemMB: 1024, SlowStart: 0.05, TimeScale: 1, Repeat: 1, WindowsTo: -1}
 }
 
 // Limits that keep a trace's numbers inside what the simulator can hold: a
@@ -151,6 +158,14 @@ func (o *SWIMOptions) validate() error {
 	}
 	if o.Window < -1 || (o.WindowS == 0 && o.Window != 0) {
 		return fmt.Errorf("window: %d; want -1 (drawn per seed) or a window index >= 0, with window_s > 0", o.Window)
+	}
+	if o.WindowsFrom != 0 || o.WindowsTo != -1 {
+		if o.Window != -1 {
+			return fmt.Errorf("windows_from, windows_to: %d, %d restrict the windows drawn per seed; they need window = -1, got %d", o.WindowsFrom, o.WindowsTo, o.Window)
+		}
+		if o.WindowsFrom < 0 || o.WindowsTo < -1 || (o.WindowsTo >= 0 && o.WindowsTo < o.WindowsFrom) {
+			return fmt.Errorf("windows_from, windows_to: %d, %d; want 0 <= windows_from <= windows_to (or windows_to = -1: the last window)", o.WindowsFrom, o.WindowsTo)
+		}
 	}
 	if err := checkTraceCommon(o.Sigma, o.TimeScale, o.MaxJobs, o.AMVCores, o.AMMemMB); err != nil {
 		return err
@@ -330,6 +345,9 @@ func parseSWIM(r io.Reader, name string, o *SWIMOptions) ([]swimRecord, error) {
 		if o.Window >= n {
 			return nil, fmt.Errorf("%s: window %d: the trace has %d windows of %g s", name, o.Window, n, w)
 		}
+		if o.WindowsFrom >= n || o.WindowsTo >= n {
+			return nil, fmt.Errorf("%s: windows_from, windows_to: %d, %d: the trace has %d windows of %g s (0 to %d)", name, o.WindowsFrom, o.WindowsTo, n, w, n-1)
+		}
 	}
 	return recs, nil
 }
@@ -376,12 +394,19 @@ func parseSWIMRow(f []string, line int, name string, seen map[string]int, o *SWI
 func swimWindow(o *SWIMOptions, recs []swimRecord, rng *sim.Rand) ([]swimRecord, error) {
 	if w := o.WindowS; w > 0 {
 		k := o.Window
-		if k < 0 { // draw among the windows that hold jobs
+		if k < 0 { // draw among the windows that hold jobs, inside [windows_from, windows_to]
 			var held []int
 			for _, r := range recs {
-				if i := int(float64(r.submitS) / w); len(held) == 0 || held[len(held)-1] != i {
+				i := int(float64(r.submitS) / w)
+				if i < o.WindowsFrom || (o.WindowsTo >= 0 && i > o.WindowsTo) {
+					continue
+				}
+				if len(held) == 0 || held[len(held)-1] != i {
 					held = append(held, i)
 				}
+			}
+			if len(held) == 0 {
+				return nil, fmt.Errorf("windows_from, windows_to: no window from %d to %d holds jobs", o.WindowsFrom, o.WindowsTo)
 			}
 			k = held[rng.IntN(len(held))]
 		}

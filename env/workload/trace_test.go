@@ -573,3 +573,59 @@ func TestSWIMWindows(t *testing.T) {
 		t.Errorf("a window without window_s: %v", err)
 	}
 }
+
+// TestSWIMWindowsRange: windows_from and windows_to restrict the hours
+// window = -1 draws, so that a task's train, validation and test parts share
+// no hour; bad ranges are refused naming the keys.
+func TestSWIMWindowsRange(t *testing.T) {
+	g, _ := Lookup("swim")
+	day := loadTrace(t, "swim", swimTrace, 1)
+	perHour := map[int]int{}
+	for _, j := range day {
+		perHour[int(j.SubmitMs/3600000)]++
+	}
+	for _, c := range []struct {
+		from, to int
+		want     []int // the hours that may be drawn
+		err      string
+	}{
+		{from: 20, to: 23, want: []int{20, 21, 22, 23}},
+		{from: 0, to: 15, want: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15}}, // hour 11 is empty
+		{from: 11, to: 11, err: "no window from 11 to 11"},
+		{from: 5, to: 3, err: "windows_from <= windows_to"},
+		{from: 20, to: 30, err: "25 windows"},
+	} {
+		drawn := map[int]bool{}
+		for seed := uint64(1); seed <= 60; seed++ {
+			o := g.Options().(*SWIMOptions)
+			o.Path, o.WindowS, o.Window, o.WindowsFrom, o.WindowsTo = swimTrace, 3600, -1, c.from, c.to
+			jobs, err := g.Generate(o, sim.NewRand(seed))
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Errorf("windows %d..%d: error %v, want %q", c.from, c.to, err, c.err)
+				}
+				break
+			}
+			if err != nil {
+				t.Fatalf("windows %d..%d: %v", c.from, c.to, err)
+			}
+			// The hour drawn is the one whose job count matches.
+			for _, h := range c.want {
+				if perHour[h] == len(jobs) {
+					drawn[h] = true
+				}
+			}
+			if n := len(drawn); n == 0 {
+				t.Fatalf("windows %d..%d: seed %d drew %d jobs, no allowed hour has as many", c.from, c.to, seed, len(jobs))
+			}
+		}
+		if c.err == "" && len(drawn) < len(c.want)/2 {
+			t.Errorf("windows %d..%d: 60 seeds drew only hours %v", c.from, c.to, drawn)
+		}
+	}
+	o := g.Options().(*SWIMOptions)
+	o.Path, o.WindowS, o.Window, o.WindowsFrom = swimTrace, 3600, 2, 1
+	if _, err := g.Generate(o, sim.NewRand(1)); err == nil || !strings.Contains(err.Error(), "need window = -1") {
+		t.Errorf("a range with a fixed window: %v", err)
+	}
+}
