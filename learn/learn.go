@@ -135,10 +135,10 @@ func staticResult(algo string, t task.Task, o Options, obj *Objective) *Result {
 }
 
 // Evaluate plays model m on t's test seeds (one episode each, paired with
-// the baselines' seeds).
+// the baselines' seeds), in the test split's workload.
 func Evaluate(m *Model, t task.Task, workers int) ([]task.Episode, error) {
 	if m.Task != t.ID {
 		return nil, fmt.Errorf("learn: the model is for task %s, not %s", m.Task, t.ID)
 	}
-	return task.Evaluate(t.Env, t.Test.List(), m.Agent(), workers)
+	return task.Evaluate(t.EnvFor(task.SplitTest), t.Test.List(), m.Agent(), workers)
 }

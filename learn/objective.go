@@ -105,7 +105,7 @@ func (o *Objective) ScoreBatch(actions [][]float64) ([]task.Stat, error) {
 			clipped, seeds = append(clipped, c), append(seeds, s)
 		}
 	}
-	eps, err := task.Evaluate(o.Task.Env, seeds, clipped, o.Workers)
+	eps, err := task.Evaluate(o.Task.EnvFor(task.SplitTrain), seeds, clipped, o.Workers)
 	if err != nil {
 		return nil, err
 	}

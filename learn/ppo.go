@@ -98,7 +98,7 @@ func PPO(t task.Task, o Options) (*Result, error) {
 	rng := sim.NewRand(sim.DeriveSeed(o.Seed, sim.HashString("learn.ppo")))
 
 	// The environments.
-	b, err := env.NewBatch(t.Env, ppoEnvs, o.Workers)
+	b, err := env.NewBatch(t.EnvFor(task.SplitTrain), ppoEnvs, o.Workers) // train seeds only: the train split's workload
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,11 @@ type ActionTrace struct {
 // Trace plays one episode of seed with agent and records its actions, as
 // the environment applied them (clipped, rounded).
 func Trace(t task.Task, agent task.Agent, seed uint64) (*ActionTrace, error) {
-	e, err := env.New(t.Env)
+	cfg, err := t.EnvForSeeds([]uint64{seed})
+	if err != nil {
+		return nil, err
+	}
+	e, err := env.New(cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -73,7 +73,13 @@ func evaluate(js string) ([]float64, error) {
 	default:
 		agent = task.Static(cfg.Action)
 	}
-	eps, err := task.Evaluate(t.Env, cfg.Seeds, agent, cfg.Workers)
+	// The seeds' split picks the workload (a task's train and test parts of a
+	// family differ); seeds of several splits are refused.
+	ecfg, err := t.EnvForSeeds(cfg.Seeds)
+	if err != nil {
+		return nil, invalidf("evaluate json: seeds: %v", err)
+	}
+	eps, err := task.Evaluate(ecfg, cfg.Seeds, agent, cfg.Workers)
 	if err != nil {
 		if detail, ok := envPanic(err); ok {
 			return nil, panicErr(detail, 0)

@@ -90,6 +90,13 @@ func registryJSON(what int) (string, error) {
 	case regTasks:
 		var out []taskJSON
 		for _, t := range task.All() {
+			// Python's gym environments are built from "env" and reset, unless
+			// told a seed, to train seeds: a task with splits lists its train
+			// split's environment there, so that gym.make trains on the train
+			// part of the family only. Evaluation on other seeds goes through
+			// yg_evaluate, which picks each seed run's own split ("splits"
+			// lists them).
+			t.Env = t.EnvFor(task.SplitTrain)
 			e, err := env.New(t.Env)
 			if err != nil {
 				return "", err

@@ -15,7 +15,7 @@ func autoAdmin66Fair() *Task {
 		Ref:   "AutoAdmin Sec. 2.2 (AM deadlock), 2.3; YARN FairScheduler maxAMShare (default 0.5)",
 		Env: env.Config{Scenario: "autoadmin-66", Policy: "fair", Controlled: []string{"max_am_share"}, Sets: stallAfter300s,
 			ControlIntervalS: 30, HorizonS: 3600, Reward: map[string]float64{"slowdown": 1}},
-		Train: trainSeeds, Test: testSeeds,
+		Train: trainSeeds, Validation: validationSeeds, Test: testSeeds,
 		Default: []float64{0.5},
 		Grid:    []int{9},
 	}
@@ -32,7 +32,7 @@ func autoAdminScale() *Task {
 		Ref:   "AutoAdmin Sec. 3.2, Alg. 2, Eq. 3.1-3.3",
 		Env: env.Config{Scenario: "autoadmin-66", Policy: "autoadmin", Controlled: []string{"rrp_scale"}, Sets: stallAfter300s,
 			ControlIntervalS: 30, HorizonS: 3600, Reward: map[string]float64{"slowdown": 1}},
-		Train: trainSeeds, Test: testSeeds,
+		Train: trainSeeds, Validation: validationSeeds, Test: testSeeds,
 		Default: []float64{1},
 		Grid:    []int{9},
 	}

@@ -198,7 +198,7 @@ func bestOnTrain(t Task, workers int) ([]float64, Stat, error) {
 			seeds, agent = append(seeds, s), append(agent, p)
 		}
 	}
-	eps, err := Evaluate(t.Env, seeds, agent, workers)
+	eps, err := Evaluate(t.EnvFor(SplitTrain), seeds, agent, workers)
 	if err != nil {
 		return nil, Stat{}, err
 	}
@@ -233,21 +233,22 @@ func ComputeBaselines(t Task, workers int, progress func(done, total int)) (*Bas
 			progress(done, total)
 		}
 	}
+	testEnv := t.EnvFor(SplitTest)
 	b := &Baselines{Version: BaselinesVersion, Task: t.ID, Objective: t.Objective(), Params: t.Env.Controlled, Seeds: seeds}
-	eps, err := Evaluate(t.Env, seeds, Static(t.Default), workers)
+	eps, err := Evaluate(testEnv, seeds, Static(t.Default), workers)
 	if err != nil {
 		return nil, fmt.Errorf("task %s: paper default: %w", t.ID, err)
 	}
 	b.Default = newRow("paper default", t.Default, eps)
 	tick()
-	eps, err = Evaluate(t.Env, seeds, &Random{Low: lo, High: hi}, workers)
+	eps, err = Evaluate(testEnv, seeds, &Random{Low: lo, High: hi}, workers)
 	if err != nil {
 		return nil, fmt.Errorf("task %s: random: %w", t.ID, err)
 	}
 	b.Random = newRow("random", nil, eps)
 	tick()
 	for _, p := range points {
-		eps, err := Evaluate(t.Env, seeds, Static(p), workers)
+		eps, err := Evaluate(testEnv, seeds, Static(p), workers)
 		if err != nil {
 			return nil, fmt.Errorf("task %s: grid %v: %w", t.ID, p, err)
 		}
@@ -258,7 +259,7 @@ func ComputeBaselines(t Task, workers int, progress func(done, total int)) (*Bas
 	if err != nil {
 		return nil, fmt.Errorf("task %s: best static on the train seeds: %w", t.ID, err)
 	}
-	eps, err = Evaluate(t.Env, seeds, Static(bestAction), workers)
+	eps, err = Evaluate(testEnv, seeds, Static(bestAction), workers)
 	if err != nil {
 		return nil, fmt.Errorf("task %s: best static %v: %w", t.ID, bestAction, err)
 	}
@@ -268,11 +269,11 @@ func ComputeBaselines(t Task, workers int, progress func(done, total int)) (*Bas
 	b.Spread = spread(b.Grid)
 	if sp := b.Spread; sp.Best >= 0 {
 		held := t.Train.List()[:min(ConfirmSeeds, t.Train.Count)]
-		hi, err := Evaluate(t.Env, held, Static(b.Grid[sp.Best].Action), workers)
+		hi, err := Evaluate(t.EnvFor(SplitTrain), held, Static(b.Grid[sp.Best].Action), workers)
 		if err != nil {
 			return nil, err
 		}
-		lo, err := Evaluate(t.Env, held, Static(b.Grid[sp.Worst].Action), workers)
+		lo, err := Evaluate(t.EnvFor(SplitTrain), held, Static(b.Grid[sp.Worst].Action), workers)
 		if err != nil {
 			return nil, err
 		}

@@ -1,10 +1,12 @@
 package task
 
-// Seeds shared by the tasks: learners train on seeds 1000 to 10999 and are
-// judged on seeds 1 to 20 (disjoint; 20 paired seeds per comparison).
+// Seeds shared by the tasks: learners train on seeds 1000 to 10999, may
+// select models on seeds 100 to 119, and are judged on seeds 1 to 20
+// (disjoint; 20 paired seeds per comparison).
 var (
-	trainSeeds = Seeds{First: 1000, Count: 10000}
-	testSeeds  = Seeds{First: 1, Count: 20}
+	trainSeeds      = Seeds{First: 1000, Count: 10000}
+	validationSeeds = Seeds{First: 100, Count: 20}
+	testSeeds       = Seeds{First: 1, Count: 20}
 )
 
 // stallAfter300s makes the simulator call a cluster stalled (its jobs stuck,

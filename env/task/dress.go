@@ -15,7 +15,7 @@ func dressThetaDelta() *Task {
 		Env: env.Config{Scenario: "dress-spark", Policy: "dress", Controlled: []string{"theta", "delta_fixed"},
 			Bounds:           map[string][2]float64{"theta": {0.02, 0.5}, "delta_fixed": {-0.25, 1}},
 			ControlIntervalS: 30, HorizonS: 3600, Reward: map[string]float64{"slowdown": 1}},
-		Train: trainSeeds, Test: testSeeds,
+		Train: trainSeeds, Validation: validationSeeds, Test: testSeeds,
 		Default: []float64{0.1, -0.25},
 		Grid:    []int{5, 6},
 	}

@@ -22,7 +22,7 @@ func ikayakSuspend() *Task {
 		Env: env.Config{Scenario: "ikayak", Policy: "ikayak", Controlled: []string{"suspend_v", "suspend_theta"},
 			Bounds:           map[string][2]float64{"suspend_v": {0.25, 4}, "suspend_theta": {0, 1}},
 			ControlIntervalS: 300, HorizonS: 14400, Reward: map[string]float64{"completion": 1}},
-		Train: trainSeeds, Test: testSeeds,
+		Train: trainSeeds, Validation: validationSeeds, Test: testSeeds,
 		Default: []float64{1, 0.15},
 		Grid:    []int{5, 5},
 	}

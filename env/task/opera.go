@@ -13,7 +13,7 @@ func operaRhoCutoff() *Task {
 		Env: env.Config{Scenario: "opera-mr", Policy: "opera", Controlled: []string{"rho", "posterior_cutoff"},
 			Bounds:           map[string][2]float64{"rho": {0.5, 2}},
 			ControlIntervalS: 60, HorizonS: 7200, Reward: map[string]float64{"slowdown": 1}},
-		Train: trainSeeds, Test: testSeeds,
+		Train: trainSeeds, Validation: validationSeeds, Test: testSeeds,
 		Default: []float64{0.95, 0.5},
 		Grid:    []int{5, 5},
 	}

@@ -15,7 +15,7 @@ func rasCycle() *Task {
 		Env: env.Config{Scenario: "ras", Policy: "ras", Controlled: []string{"control_interval_s"},
 			Bounds:           map[string][2]float64{"control_interval_s": {5, 300}},
 			ControlIntervalS: 60, HorizonS: 14400, Reward: map[string]float64{"slowdown": 1}},
-		Train: trainSeeds, Test: testSeeds,
+		Train: trainSeeds, Validation: validationSeeds, Test: testSeeds,
 		Default: []float64{30},
 		Grid:    []int{9},
 	}

@@ -14,6 +14,16 @@
 // beyond seed noise is not registered, except as a control task
 // (Task.Control), a negative control for learners.
 //
+// Datasets. A task's workload may be a family drawn per seed (a window of a
+// real trace, a generator's parameter range). Its seeds come in three
+// disjoint runs, Train, Validation and Test, and Splits may give each run
+// scenario overrides of its own (Task.EnvFor), so that the three parts of
+// the family share no workload either: the FB-2009 tasks train on hours
+// 0-15 of the day, validate on 16-19 and are tested on 20-23 (swim.go's
+// windows_from / windows_to). Every place that plays a task's seeds builds
+// its environment with EnvFor (baselines, learners, evaluate, the C ABI).
+// WithSets plays a task on another workload (yarngym evaluate --set).
+//
 // A task lives in the file of its paper (opera.go, dress.go, ...) and is
 // added by one line in registry.go.
 package task
@@ -66,10 +76,18 @@ type Task struct {
 	// Env is the environment; Env.Controlled are the tuned parameters,
 	// Env.Reward the objective, Env.HorizonS the horizon.
 	Env env.Config `json:"env"`
-	// Train and Test are disjoint seed runs: learners train on Train and are
-	// judged on Test.
-	Train Seeds `json:"train_seeds"`
-	Test  Seeds `json:"test_seeds"`
+	// Train, Validation and Test are disjoint seed runs: learners train on
+	// Train, may select models on Validation, and are judged on Test.
+	Train      Seeds `json:"train_seeds"`
+	Validation Seeds `json:"validation_seeds"`
+	Test       Seeds `json:"test_seeds"`
+	// Splits are scenario overrides ("KEY=VALUE", after Env.Sets) that apply
+	// to one seed run only, by split name (SplitTrain, SplitValidation,
+	// SplitTest): a family of workloads cut into parts that share no
+	// workload. They may change the workload only (keys "workload."), so
+	// that the spaces are the same in every split. Nil: every run plays
+	// Env as it is.
+	Splits map[string][]string `json:"splits,omitempty"`
 	// Default is the paper's setting of the controlled parameters, in
 	// Env.Controlled order.
 	Default []float64 `json:"default"`
@@ -82,6 +100,84 @@ type Task struct {
 	// is under 3 standard errors; a test keeps it so). It is registered as a
 	// negative control for learners: a gain reported on it is noise.
 	Control bool `json:"control,omitempty"`
+}
+
+// The split names, in order.
+const (
+	SplitTrain      = "train"
+	SplitValidation = "validation"
+	SplitTest       = "test"
+)
+
+// SplitNames lists the splits in order.
+func SplitNames() []string { return []string{SplitTrain, SplitValidation, SplitTest} }
+
+// SeedsOf returns the seed run of a split.
+func (t *Task) SeedsOf(split string) (Seeds, error) {
+	switch split {
+	case SplitTrain:
+		return t.Train, nil
+	case SplitValidation:
+		return t.Validation, nil
+	case SplitTest:
+		return t.Test, nil
+	}
+	return Seeds{}, fmt.Errorf("split %q: want %s", split, strings.Join(SplitNames(), ", "))
+}
+
+// EnvFor returns the environment of a split's seeds: Env with the split's
+// overrides appended to its sets (Env itself when the task has none).
+func (t *Task) EnvFor(split string) env.Config {
+	cfg := t.Env
+	cfg.Sets = append(slices.Clone(t.Env.Sets), t.Splits[split]...)
+	return cfg
+}
+
+// SplitOf names the split whose run holds every one of seeds ("" when none
+// holds any), and errs when they fall in several runs, or partly outside
+// them, of a task with splits: such seeds have no one workload.
+func (t *Task) SplitOf(seeds []uint64) (string, error) {
+	in := func(s Seeds, x uint64) bool { return x >= s.First && x < s.First+uint64(s.Count) }
+	found := ""
+	for i, x := range seeds {
+		name := ""
+		for _, sp := range SplitNames() {
+			if r, _ := t.SeedsOf(sp); in(r, x) {
+				name = sp
+			}
+		}
+		if i == 0 {
+			found = name
+		} else if name != found && len(t.Splits) > 0 {
+			return "", fmt.Errorf("task %s: seeds %d and %d are in different splits (%q, %q), whose workloads differ; evaluate each split's seeds apart", t.ID, seeds[0], x, found, name)
+		}
+	}
+	return found, nil
+}
+
+// EnvForSeeds is EnvFor of the split holding seeds; seeds outside every run
+// play Env, the whole family.
+func (t *Task) EnvForSeeds(seeds []uint64) (env.Config, error) {
+	sp, err := t.SplitOf(seeds)
+	if err != nil {
+		return env.Config{}, err
+	}
+	return t.EnvFor(sp), nil
+}
+
+// WithSets returns the task played on another workload: sets appended to
+// Env.Sets and to every split's overrides, so that they win over both
+// (yarngym evaluate --set). The id is kept: the model and its saved
+// baselines are the task's.
+func (t Task) WithSets(sets []string) Task {
+	c := t.clone()
+	c.Env.Sets = append(c.Env.Sets, sets...)
+	if len(sets) > 0 && len(c.Splits) > 0 {
+		for k, v := range c.Splits {
+			c.Splits[k] = append(slices.Clone(v), sets...)
+		}
+	}
+	return c
 }
 
 // GymID is the task's gymnasium id.
@@ -122,8 +218,28 @@ func (t *Task) Validate() error {
 	if t.Train.Count < 1 || t.Test.Count < 10 {
 		return bad("seeds: %d train and %d test, want at least 1 and 10 (a claim needs 10 paired seeds)", t.Train.Count, t.Test.Count)
 	}
-	if t.Train.overlaps(t.Test) {
-		return bad("train seeds %+v and test seeds %+v overlap", t.Train, t.Test)
+	if t.Validation.Count < 1 {
+		return bad("seeds: no validation seeds, want a run disjoint from train and test")
+	}
+	for _, p := range [][2]string{{SplitTrain, SplitTest}, {SplitTrain, SplitValidation}, {SplitValidation, SplitTest}} {
+		a, _ := t.SeedsOf(p[0])
+		b, _ := t.SeedsOf(p[1])
+		if a.overlaps(b) {
+			return bad("%s seeds %+v and %s seeds %+v overlap", p[0], a, p[1], b)
+		}
+	}
+	for k, sets := range t.Splits {
+		if _, err := t.SeedsOf(k); err != nil {
+			return bad("splits: %v", err)
+		}
+		for _, kv := range sets {
+			if !strings.HasPrefix(kv, "workload.") {
+				return bad("splits.%s: %q: a split may change the workload only (keys workload.*), so that every split has the same spaces", k, kv)
+			}
+		}
+		if _, err := env.New(t.EnvFor(k)); err != nil {
+			return bad("splits.%s: %v", k, err)
+		}
 	}
 	if len(t.Env.Reward) == 0 {
 		return bad("env.reward: a task states its objective")
@@ -188,6 +304,12 @@ func (t *Task) clone() Task {
 	c.Env.Controlled = slices.Clone(t.Env.Controlled)
 	c.Default = slices.Clone(t.Default)
 	c.Grid = slices.Clone(t.Grid)
+	if t.Splits != nil {
+		c.Splits = map[string][]string{}
+		for k, v := range t.Splits {
+			c.Splits[k] = slices.Clone(v)
+		}
+	}
 	if t.Env.Bounds != nil {
 		c.Env.Bounds = map[string][2]float64{}
 		for k, v := range t.Env.Bounds {

@@ -305,3 +305,52 @@ func BenchmarkTaskEpisode(b *testing.B) {
 		})
 	}
 }
+
+// TestSplits: the three seed runs must be disjoint, a split may change the
+// workload only, EnvFor appends its sets, and seeds of two splits have no
+// one workload.
+func TestSplits(t *testing.T) {
+	base, err := Lookup("AutoAdmin66-Fair-v0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		mod  func(*Task)
+		want string // "" valid
+	}{
+		{"as registered", func(*Task) {}, ""},
+		{"validation overlaps test", func(k *Task) { k.Validation = Seeds{First: 15, Count: 10} }, "validation seeds"},
+		{"validation overlaps train", func(k *Task) { k.Validation = Seeds{First: 1005, Count: 10} }, "overlap"},
+		{"no validation", func(k *Task) { k.Validation = Seeds{} }, "no validation seeds"},
+		{"workload split", func(k *Task) { k.Splits = map[string][]string{SplitTest: {"workload.options.jobs=72"}} }, ""},
+		{"cluster split", func(k *Task) { k.Splits = map[string][]string{SplitTest: {"cluster.nodes.0.count=2"}} }, "workload only"},
+		{"unknown split", func(k *Task) { k.Splits = map[string][]string{"dev": {"workload.options.jobs=72"}} }, `split "dev"`},
+		{"bad split value", func(k *Task) { k.Splits = map[string][]string{SplitTrain: {"workload.options.jobs=-1"}} }, "splits.train"},
+	} {
+		k := base.clone()
+		c.mod(&k)
+		err := k.Validate()
+		if (err == nil) != (c.want == "") || (err != nil && !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+	k := base.clone()
+	k.Splits = map[string][]string{SplitTest: {"workload.options.jobs=72"}}
+	if got := k.EnvFor(SplitTest).Sets; !slices.Equal(got, append(slices.Clone(base.Env.Sets), "workload.options.jobs=72")) {
+		t.Errorf("EnvFor(test).Sets = %v", got)
+	}
+	if got := k.EnvFor(SplitTrain).Sets; !slices.Equal(got, base.Env.Sets) {
+		t.Errorf("EnvFor(train).Sets = %v, want the task's", got)
+	}
+	if sp, err := k.SplitOf(k.Test.List()); sp != SplitTest || err != nil {
+		t.Errorf("SplitOf(test seeds) = %q, %v", sp, err)
+	}
+	if _, err := k.SplitOf([]uint64{1, 1000}); err == nil || !strings.Contains(err.Error(), "different splits") {
+		t.Errorf("SplitOf(a test and a train seed): %v", err)
+	}
+	w := k.WithSets([]string{"workload.options.jobs=80"})
+	if got := w.EnvFor(SplitTest).Sets; got[len(got)-1] != "workload.options.jobs=80" || k.Splits[SplitTest][0] != "workload.options.jobs=72" {
+		t.Errorf("WithSets: test sets %v (the override last), the task's left %v", got, k.Splits[SplitTest])
+	}
+}
