@@ -16,6 +16,7 @@ import (
 
 	"yarngym/benchmarks/baselines"
 	"yarngym/benchmarks/report"
+	"yarngym/env"
 	"yarngym/env/task"
 	"yarngym/learn"
 
@@ -214,13 +215,29 @@ func learningReport(t task.Task, algo string, res *learn.Result, b *task.Baselin
 }
 
 // cmdEvaluate evaluates a saved model on its task's test seeds, paired with
-// the baselines: yarngym evaluate TASK --model DIR [--workers K].
+// the baselines: yarngym evaluate TASK --model DIR [--set KEY=VALUE ...]
+// [--split S] [--workers K] [--format table|json]. On the task's own test
+// workload the saved baselines are the comparison; on another workload
+// (--set, or another split) the paper default and the saved best static
+// setting are played again on that workload's seeds, so that every
+// difference stays paired.
 func cmdEvaluate(args []string, stdout io.Writer) error {
 	c := newCommand("evaluate", "TASK", `Evaluates a trained model (yarngym learn's model.json) on the task's test
-seeds, paired with the task's saved baselines (paper default, random,
-best static).`, "yarngym evaluate OPERA-v0 --model out/learn/OPERA-v0/ppo")
+seeds, paired with the task's baselines (paper default, random, best
+static). --set KEY=VALUE (workload keys, repeatable) plays the model on
+another workload without retraining: another trace (workload.options.path),
+other windows of it (workload.options.windows_from / windows_to / window_s)
+or other generator parameters; --split names which of the task's seed runs
+(and its part of the workload family) to play. Off the task's own test
+workload, the paper default and the saved best static setting are played
+again on the same workload and seeds. The output states the workload used.`,
+		"yarngym evaluate SWIMHour-DRESS-v0 --model out/learn/SWIMHour-DRESS-v0/grid --set workload.options.windows_from=0 --set workload.options.windows_to=23")
 	model := c.fs.String("model", "", "`PATH` of model.json, or the folder holding it")
 	workers := c.fs.Int("workers", runtime.GOMAXPROCS(0), "`K` goroutines stepping the environments")
+	var sets multiFlag
+	c.fs.Var(&sets, "set", "`KEY=VALUE` override of a workload key (workload.*; repeatable), applied after the task's and its split's")
+	split := c.fs.String("split", task.SplitTest, "the task's seed run to play: `SPLIT` train, validation or test (its part of the workload family)")
+	format := c.fs.String("format", "table", "output `FORMAT`: table or json")
 	pos, err := c.parse(args, stdout)
 	if err != nil {
 		return err
@@ -228,34 +245,121 @@ best static).`, "yarngym evaluate OPERA-v0 --model out/learn/OPERA-v0/ppo")
 	if len(pos) != 1 || *model == "" {
 		return usagef("evaluate takes one task id and --model DIR")
 	}
+	if *format != "table" && *format != "json" {
+		return usagef("evaluate: --format %q is not table or json", *format)
+	}
+	if *workers < 1 {
+		return usagef("evaluate: --workers must be at least 1")
+	}
+	for _, kv := range sets {
+		k, _, ok := strings.Cut(kv, "=")
+		if !ok || !strings.HasPrefix(k, "workload.") {
+			return usagef("evaluate: --set %s: want KEY=VALUE with a workload key (workload.*): the model's task fixes the cluster, the policy and the spaces", kv)
+		}
+	}
 	t, err := task.Lookup(pos[0])
 	if err != nil {
 		return usagef("evaluate: %v", err)
+	}
+	seedRun, err := t.SeedsOf(*split)
+	if err != nil {
+		return usagef("evaluate: --split: %v", err)
 	}
 	m, err := learn.LoadModel(*model)
 	if err != nil {
 		return usagef("evaluate: %v", err)
 	}
+	if m.Task != t.ID {
+		return usagef("evaluate: --model %s: the model is for task %s, not %s", *model, m.Task, t.ID)
+	}
 	b, err := baselines.Load(t.ID)
 	if err != nil {
 		return err
 	}
-	eps, err := learn.Evaluate(m, t, *workers)
-	if err != nil {
-		return usagef("evaluate: %v", err)
+	wt := t.WithSets(sets)
+	cfg := wt.EnvFor(*split)
+	if _, err := env.New(cfg); err != nil {
+		return usagef("evaluate: --set %s: %v", strings.Join(sets, " --set "), err)
 	}
-	rets := task.Returns(eps)
+	seeds := seedRun.List()
+	if *split == task.SplitTrain {
+		seeds = seeds[:min(len(seeds), t.Test.Count)] // as many as the test run, paired
+	}
+	wl := evalWorkload{Scenario: cfg.Scenario, Policy: cfg.Policy, Sets: cfg.Sets, TaskSets: t.EnvFor(*split).Sets, Overrides: sets,
+		Split: *split, Seeds: seeds}
+	ownTest := len(sets) == 0 && *split == task.SplitTest
+	play := func(a task.Agent) ([]float64, error) {
+		eps, err := task.Evaluate(cfg, seeds, a, *workers)
+		if err != nil {
+			return nil, fmt.Errorf("evaluate: %w", err)
+		}
+		return task.Returns(eps), nil
+	}
+	rets, err := play(m.Agent())
+	if err != nil {
+		return err
+	}
+	def, best := b.Default.Returns, b.Best.Returns
+	if !ownTest {
+		// Another workload: the baselines are played again on it (their
+		// saved returns are of the task's test workload, not these).
+		if def, err = play(task.Static(b.Default.Action)); err != nil {
+			return err
+		}
+		if best, err = play(task.Static(b.Best.Action)); err != nil {
+			return err
+		}
+	}
+	wl.BaselinesRecomputed = !ownTest
 	act := fmtAction(m.Action)
 	if m.Kind == learn.KindPolicy {
 		act = "policy"
 	}
-	printCompare(stdout, []compareRow{
-		{Task: t.ID, Method: "paper default", Action: fmtAction(b.Default.Action), Test: b.Default.Return},
-		{Task: t.ID, Method: "random", Action: "-", Test: b.Random.Return, VsBest: task.Paired(b.Random.Returns, b.Best.Returns), VsDefault: task.Paired(b.Random.Returns, b.Default.Returns)},
-		{Task: t.ID, Method: bestStaticLabel, Action: fmtAction(b.Best.Action), Test: b.Best.Return, VsDefault: b.BestVsDefault},
-		{Task: t.ID, Method: m.Algo + " (" + *model + ")", Action: act, Test: task.NewStat(rets), VsBest: task.Paired(rets, b.Best.Returns), VsDefault: task.Paired(rets, b.Default.Returns)},
-	})
+	rows := []compareRow{{Task: t.ID, Method: "paper default", Action: fmtAction(b.Default.Action), Test: task.NewStat(def)}}
+	if ownTest {
+		rows = append(rows, compareRow{Task: t.ID, Method: "random", Action: "-", Test: b.Random.Return, VsBest: task.Paired(b.Random.Returns, best), VsDefault: task.Paired(b.Random.Returns, def)})
+	}
+	rows = append(rows,
+		compareRow{Task: t.ID, Method: bestStaticLabel, Action: fmtAction(b.Best.Action), Test: task.NewStat(best), VsDefault: task.Paired(best, def)},
+		compareRow{Task: t.ID, Method: m.Algo + " (" + *model + ")", Action: act, Test: task.NewStat(rets), VsBest: task.Paired(rets, best), VsDefault: task.Paired(rets, def)})
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"task": t.ID, "model": *model, "workload": wl, "rows": rows,
+			"returns": map[string][]float64{"model": rets, "paper default": def, "best static": best}})
+	}
+	fmt.Fprintf(stdout, "workload: %s\n", wl)
+	printCompare(stdout, rows)
 	return nil
+}
+
+// evalWorkload is the workload an evaluation played: the scenario, every
+// override in the order applied (the task's, its split's, the user's),
+// the split and its seeds.
+type evalWorkload struct {
+	Scenario string   `json:"scenario"`
+	Policy   string   `json:"policy,omitempty"`
+	Sets     []string `json:"sets"`
+	// TaskSets are the task's own sets for the split; Overrides the --set
+	// values on top of them (none: the task's own workload).
+	TaskSets            []string `json:"task_sets"`
+	Overrides           []string `json:"overrides"`
+	Split               string   `json:"split"`
+	Seeds               []uint64 `json:"seeds"`
+	BaselinesRecomputed bool     `json:"baselines_recomputed"`
+}
+
+func (w evalWorkload) String() string {
+	own := "the task's own"
+	if len(w.Overrides) > 0 {
+		own = "overridden by --set " + strings.Join(w.Overrides, " --set ")
+	}
+	base := "saved baselines"
+	if w.BaselinesRecomputed {
+		base = "baselines played again on this workload"
+	}
+	return fmt.Sprintf("scenario %s (policy %s), %s split, seeds %d..%d; sets [%s] (%s); %s",
+		w.Scenario, w.Policy, w.Split, w.Seeds[0], w.Seeds[len(w.Seeds)-1], strings.Join(w.Sets, " "), own, base)
 }
 
 func printCompare(w io.Writer, rows []compareRow) {
@@ -280,7 +384,7 @@ func printCompare(w io.Writer, rows []compareRow) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Task, r.Method, r.Action, budget, ts, r.Test, vb, vd)
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "(test return: mean ± s.e. over the task's test seeds; vs: paired differences on the same seeds)")
+	fmt.Fprintln(w, "(test return: mean ± s.e. over the seeds played; vs: paired differences on the same seeds)")
 }
 
 func writeCompare(path string, rows []compareRow) error {

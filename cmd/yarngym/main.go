@@ -55,7 +55,7 @@ const usageText = `usage:
   yarngym tasks [--format table|json]
   yarngym baselines TASK|all [--workers K] [--write DIR] [--grid] [--format table|json]
   yarngym learn TASK[,TASK...]|all [--algo grid|random|cmaes|bo|ppo[,...]] [--budget N|ALGO=N,...] [--seed S] [--out DIR]
-  yarngym evaluate TASK --model DIR
+  yarngym evaluate TASK --model DIR [--set workload.KEY=VALUE ...] [--split train|validation|test] [--format table|json]
   yarngym export SCENARIO [--policy fair|capacity] [--seed N] [--out FILE]
   yarngym oracle SCENARIO [--policy fair|capacity] [--seed N] [--out DIR]
   yarngym --version
