@@ -24,6 +24,10 @@ type Options struct {
 	Seed     *uint64  // nil: the scenario's seed
 	// RecordTasks keeps per-attempt records (for tasks.csv).
 	RecordTasks bool
+	// KeepTasks keeps every job's tasks in Result.Sim after the run
+	// (sim.Config.KeepTasks), for metrics read from them; by default a
+	// job's tasks are released once it has ended.
+	KeepTasks bool
 	// TimelineS overrides the scenario's timeline sampling when > 0.
 	TimelineS float64
 	// AfterEvent is passed to the engine (tests check invariants with it).
@@ -104,6 +108,7 @@ func RunScenario(sc *scenario.Scenario, o Options) (*Result, error) {
 		return nil, err
 	}
 	cfg.RecordTasks = o.RecordTasks
+	cfg.KeepTasks = o.KeepTasks
 	if o.TimelineS > 0 {
 		cfg.TimelineMs = sim.Ms(o.TimelineS * 1000)
 	}
@@ -246,9 +251,7 @@ func (r *Result) JSON() SummaryJSON {
 		if j.State == sim.JobStuck {
 			out.StuckJobs = append(out.StuckJobs, j.Spec.Name)
 		}
-		for _, st := range j.Stages {
-			out.Tasks += len(st.Tasks)
-		}
+		out.Tasks += j.Spec.TaskCount() // its tasks may be released, or not built (truncated)
 	}
 	out.TasksFinished = r.Sim.Stats().TasksDone
 	pol := r.Sim.Policy()

@@ -285,13 +285,9 @@ type JobResult struct {
 func (s *Sim) JobResults() []JobResult {
 	out := make([]JobResult, 0, len(s.Jobs))
 	for _, j := range s.Jobs {
-		n := 0
-		for _, st := range j.Stages {
-			n += len(st.Tasks)
-		}
 		out = append(out, JobResult{ID: j.ID, Name: j.Spec.Name, App: j.Spec.App, Framework: j.Spec.Framework,
 			Queue: j.Spec.Queue, State: j.State, SubmitMs: j.Spec.SubmitMs, AdmitMs: j.AdmitMs, StartMs: j.StartMs,
-			FinishMs: j.FinishMs, Tasks: n, GoalMs: j.Spec.GoalMs})
+			FinishMs: j.FinishMs, Tasks: j.Spec.TaskCount(), GoalMs: j.Spec.GoalMs})
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].ID < out[b].ID })
 	return out
