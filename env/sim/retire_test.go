@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"yarngym/env/sim"
 	"yarngym/internal/simtest"
@@ -139,5 +140,13 @@ func TestKeepTasksBuildsUpFront(t *testing.T) {
 		if l := lazy.Tasks[i]; l.ID != tk.ID || l.Job.ID != tk.Job.ID || l.Index != tk.Index || !slices.Equal(l.Replicas, tk.Replicas) {
 			t.Errorf("task %d: built on arrival as %s on %v, up front as %s on %v", i, l, l.Replicas, tk, tk.Replicas)
 		}
+	}
+}
+
+// TestTaskRecordSize: a run that writes its tasks holds a record of every
+// attempt (3.35M in scale-50k): it stays at 48 bytes.
+func TestTaskRecordSize(t *testing.T) {
+	if n := unsafe.Sizeof(sim.TaskRecord{}); n != 48 {
+		t.Errorf("sim.TaskRecord is %d bytes, want 48", n)
 	}
 }

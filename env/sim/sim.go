@@ -214,6 +214,20 @@ func newSim(cfg Config, build bool) (*Sim, error) {
 		}
 	}
 	s.jobsLeft = len(s.Jobs)
+	if build && cfg.RecordTasks {
+		// A record per attempt: room for one of every task (AMs
+		// included) up front rather than growing by copies, which at
+		// millions of records would hold two copies at once. The pages
+		// are touched only as records are written.
+		n := 0
+		for _, j := range s.Jobs {
+			n += j.Spec.TaskCount()
+			if !j.Spec.AM.IsZero() {
+				n++
+			}
+		}
+		s.records = make([]TaskRecord, 0, n)
+	}
 	// New schedules as if it were an event at time 0 that no heartbeat
 	// precedes (see order.go); the first arrival comes before every
 	// heartbeat at its instant.
