@@ -21,7 +21,14 @@ func (r *Result) WriteDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	files := map[string][]byte{"summary.json": r.SummaryBytes(), "jobs.csv": csvBytes(r.JobsCSV()), "tasks.csv": csvBytes(r.TasksCSV())}
+	// tasks.csv is written a row at a time into a buffer sized for its
+	// rows (about 60 bytes each) rather than built as a table first.
+	var tasks bytes.Buffer
+	tasks.Grow(64 * (len(r.Sim.TaskRecords()) + 1))
+	w := csv.NewWriter(&tasks)
+	r.taskRows(func(row []string) { _ = w.Write(row) }) // to memory: cannot fail
+	w.Flush()
+	files := map[string][]byte{"summary.json": r.SummaryBytes(), "jobs.csv": csvBytes(r.JobsCSV()), "tasks.csv": tasks.Bytes()}
 	return atomicfile.WriteAll(dir, []string{"summary.json", "jobs.csv", "tasks.csv"}, files)
 }
 
