@@ -289,9 +289,25 @@ func (r *Result) JobsCSV() [][]string {
 // SortedTaskRecords returns the run's task attempts ordered by job, stage,
 // index and attempt (a copy): the order of tasks.csv.
 func (r *Result) SortedTaskRecords() []sim.TaskRecord {
-	recs := append([]sim.TaskRecord(nil), r.Sim.TaskRecords()...)
-	sort.SliceStable(recs, func(a, b int) bool {
-		x, y := recs[a], recs[b]
+	recs := r.Sim.TaskRecords()
+	out := make([]sim.TaskRecord, len(recs))
+	for i, k := range r.recordOrder() {
+		out[i] = recs[k]
+	}
+	return out
+}
+
+// recordOrder returns the indexes of the run's task records in
+// SortedTaskRecords' order: tasks.csv is written through it rather than
+// through a sorted copy of millions of records.
+func (r *Result) recordOrder() []int32 {
+	recs := r.Sim.TaskRecords()
+	order := make([]int32, len(recs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := &recs[order[a]], &recs[order[b]]
 		if x.Job != y.Job {
 			return x.Job < y.Job
 		}
@@ -303,7 +319,7 @@ func (r *Result) SortedTaskRecords() []sim.TaskRecord {
 		}
 		return x.Attempt < y.Attempt
 	})
-	return recs
+	return order
 }
 
 // TasksCSV returns the per-attempt table (empty body unless RecordTasks).
@@ -319,7 +335,9 @@ func (r *Result) TasksCSV() [][]string {
 func (r *Result) taskRows(f func(row []string)) {
 	f([]string{"job", "kind", "stage", "index", "attempt", "node", "container", "locality", "start_s", "end_s", "outcome"})
 	row := make([]string, 11)
-	for _, t := range r.SortedTaskRecords() {
+	recs := r.Sim.TaskRecords()
+	for _, k := range r.recordOrder() {
+		t := &recs[k]
 		row[0], row[1], row[2], row[3] = strconv.Itoa(int(t.Job)), t.Kind.String(), strconv.Itoa(t.Stage), strconv.Itoa(t.Index)
 		row[4], row[5], row[6], row[7] = strconv.Itoa(int(t.Attempt)), strconv.Itoa(int(t.Node)), t.Container.String(), t.Locality.String()
 		row[8], row[9], row[10] = ff(secs(t.StartMs)), ff(secs(t.EndMs)), t.Outcome.String()
