@@ -106,37 +106,12 @@ func objectiveIndex(name string) int {
 }
 
 // IsolatedMs estimates how long a job would take alone on an idle cluster
-// of capacity cap at nominal speed: the AM's start-up (if it has an AM)
-// plus, per stage in turn, the longest of (its longest task; its total task
-// time times one task's dominant share of the cluster, i.e. the stage's
-// waves when it fills the cluster; its total task time over its
-// max_running cap), floored at one second. It is a lower bound of the
-// job's isolated run time up to what it ignores (overlapping stages:
-// reducers' slow-start; nodes faster than nominal), so a slowdown can dip
-// slightly below 1.
+// of capacity cap at nominal speed (sim.IsolatedMs): a slowdown's
+// denominator. It is a lower bound of the job's isolated run time up to
+// what it ignores (overlapping stages: reducers' slow-start; nodes faster
+// than nominal), so a slowdown can dip slightly below 1.
 func IsolatedMs(j *sim.JobSpec, amStartupMs sim.Ms, cap sim.Res) float64 {
-	var t float64
-	if !j.AM.IsZero() {
-		t += float64(amStartupMs)
-	}
-	for i := range j.Stages {
-		st := &j.Stages[i]
-		var longest, total float64
-		for _, d := range st.DurationsMs {
-			longest = max(longest, float64(d))
-			total += float64(d)
-		}
-		stage := longest
-		if cap.VCores > 0 && cap.MemMB > 0 {
-			share := max(float64(st.Req.VCores)/float64(cap.VCores), float64(st.Req.MemMB)/float64(cap.MemMB))
-			stage = max(stage, total*share)
-		}
-		if st.MaxRunning > 0 {
-			stage = max(stage, total/float64(st.MaxRunning))
-		}
-		t += stage
-	}
-	return max(t, float64(sim.MsPerS))
+	return sim.IsolatedMs(j, amStartupMs, cap)
 }
 
 // ledger charges each step for what happened in it, so that the rewards of

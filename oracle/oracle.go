@@ -29,6 +29,7 @@ func ExportScenario(sc *scenario.Scenario, policy string, seed uint64) (*Documen
 	if err != nil {
 		return nil, err
 	}
+	cfg.KeepTasks = true // every task built now: Export reads their blocks' replicas
 	s, err := sim.New(cfg)
 	if err != nil {
 		return nil, &scenario.Error{Source: sc.Origin(), Key: "workload", Reason: err.Error()}

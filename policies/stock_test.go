@@ -43,6 +43,7 @@ func runWatch(t *testing.T, cfg sim.Config, watch func(*sim.Sim)) *sim.Sim {
 	if cfg.Model.HeartbeatMs == 0 {
 		cfg.Model.HeartbeatMs = 100
 	}
+	cfg.KeepTasks = true // the tests read ended jobs' tasks
 	cfg.AfterEvent = simtest.Invariants(t, func(s *sim.Sim) {
 		if watch != nil {
 			watch(s)

@@ -45,6 +45,7 @@ func runControlled(sc *scenario.Scenario, o Options, m *learn.Model, modelPath s
 	}
 	e.SetSimOptions(func(c *sim.Config) {
 		c.RecordTasks = o.RecordTasks
+		c.KeepTasks = o.KeepTasks
 		if o.TimelineS > 0 {
 			c.TimelineMs = sim.Ms(o.TimelineS * 1000)
 		}

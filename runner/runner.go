@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"time"
 
 	"yarngym/env/scenario"
@@ -24,6 +26,10 @@ type Options struct {
 	Seed     *uint64  // nil: the scenario's seed
 	// RecordTasks keeps per-attempt records (for tasks.csv).
 	RecordTasks bool
+	// KeepTasks keeps every job's tasks in Result.Sim after the run
+	// (sim.Config.KeepTasks), for metrics read from them; by default a
+	// job's tasks are released once it has ended.
+	KeepTasks bool
 	// TimelineS overrides the scenario's timeline sampling when > 0.
 	TimelineS float64
 	// AfterEvent is passed to the engine (tests check invariants with it).
@@ -104,6 +110,7 @@ func RunScenario(sc *scenario.Scenario, o Options) (*Result, error) {
 		return nil, err
 	}
 	cfg.RecordTasks = o.RecordTasks
+	cfg.KeepTasks = o.KeepTasks
 	if o.TimelineS > 0 {
 		cfg.TimelineMs = sim.Ms(o.TimelineS * 1000)
 	}
@@ -246,9 +253,7 @@ func (r *Result) JSON() SummaryJSON {
 		if j.State == sim.JobStuck {
 			out.StuckJobs = append(out.StuckJobs, j.Spec.Name)
 		}
-		for _, st := range j.Stages {
-			out.Tasks += len(st.Tasks)
-		}
+		out.Tasks += j.Spec.TaskCount() // its tasks may be released, or not built (truncated)
 	}
 	out.TasksFinished = r.Sim.Stats().TasksDone
 	pol := r.Sim.Policy()
@@ -284,9 +289,25 @@ func (r *Result) JobsCSV() [][]string {
 // SortedTaskRecords returns the run's task attempts ordered by job, stage,
 // index and attempt (a copy): the order of tasks.csv.
 func (r *Result) SortedTaskRecords() []sim.TaskRecord {
-	recs := append([]sim.TaskRecord(nil), r.Sim.TaskRecords()...)
-	sort.SliceStable(recs, func(a, b int) bool {
-		x, y := recs[a], recs[b]
+	recs := r.Sim.TaskRecords()
+	out := make([]sim.TaskRecord, len(recs))
+	for i, k := range r.recordOrder() {
+		out[i] = recs[k]
+	}
+	return out
+}
+
+// recordOrder returns the indexes of the run's task records in
+// SortedTaskRecords' order: tasks.csv is written through it rather than
+// through a sorted copy of millions of records.
+func (r *Result) recordOrder() []int32 {
+	recs := r.Sim.TaskRecords()
+	order := make([]int32, len(recs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := &recs[order[a]], &recs[order[b]]
 		if x.Job != y.Job {
 			return x.Job < y.Job
 		}
@@ -298,17 +319,30 @@ func (r *Result) SortedTaskRecords() []sim.TaskRecord {
 		}
 		return x.Attempt < y.Attempt
 	})
-	return recs
+	return order
 }
 
 // TasksCSV returns the per-attempt table (empty body unless RecordTasks).
 func (r *Result) TasksCSV() [][]string {
-	rows := [][]string{{"job", "kind", "stage", "index", "attempt", "node", "container", "locality", "start_s", "end_s", "outcome"}}
-	for _, t := range r.SortedTaskRecords() {
-		rows = append(rows, []string{fmt.Sprint(t.Job), t.Kind.String(), fmt.Sprint(t.Stage), fmt.Sprint(t.Index), fmt.Sprint(t.Attempt),
-			fmt.Sprint(t.Node), t.Container.String(), t.Locality.String(), ff(secs(t.StartMs)), ff(secs(t.EndMs)), t.Outcome.String()})
-	}
+	var rows [][]string
+	r.taskRows(func(row []string) { rows = append(rows, slices.Clone(row)) })
 	return rows
+}
+
+// taskRows calls f with the rows of the per-attempt table in order, the
+// header first, reusing one row: a run writes millions (3.35M in
+// scale-50k), which as a table of strings would take gigabytes.
+func (r *Result) taskRows(f func(row []string)) {
+	f([]string{"job", "kind", "stage", "index", "attempt", "node", "container", "locality", "start_s", "end_s", "outcome"})
+	row := make([]string, 11)
+	recs := r.Sim.TaskRecords()
+	for _, k := range r.recordOrder() {
+		t := &recs[k]
+		row[0], row[1], row[2], row[3] = strconv.Itoa(int(t.Job)), t.Kind.String(), strconv.Itoa(t.Stage), strconv.Itoa(t.Index)
+		row[4], row[5], row[6], row[7] = strconv.Itoa(int(t.Attempt)), strconv.Itoa(int(t.Node)), t.Container.String(), t.Locality.String()
+		row[8], row[9], row[10] = ff(secs(t.StartMs)), ff(secs(t.EndMs)), t.Outcome.String()
+		f(row)
+	}
 }
 
 func ff(x float64) string { return fmt.Sprintf("%.3f", x) }

@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"encoding/csv"
+	"io"
 	"os"
 
 	"yarngym/internal/atomicfile"
@@ -21,8 +22,22 @@ func (r *Result) WriteDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	files := map[string][]byte{"summary.json": r.SummaryBytes(), "jobs.csv": csvBytes(r.JobsCSV()), "tasks.csv": csvBytes(r.TasksCSV())}
-	return atomicfile.WriteAll(dir, []string{"summary.json", "jobs.csv", "tasks.csv"}, files)
+	return atomicfile.WriteAll(dir, []string{"summary.json", "jobs.csv", "tasks.csv"}, func(name string, w io.Writer) error {
+		switch name {
+		case "summary.json":
+			_, err := w.Write(r.SummaryBytes())
+			return err
+		case "jobs.csv":
+			_, err := w.Write(csvBytes(r.JobsCSV()))
+			return err
+		}
+		// tasks.csv, a row at a time to the file: a run writes millions
+		// (225 MB for scale-50k), more than it otherwise holds.
+		c := csv.NewWriter(w)
+		r.taskRows(func(row []string) { _ = c.Write(row) }) // an error sticks: Flush reports it
+		c.Flush()
+		return c.Error()
+	})
 }
 
 func csvBytes(rows [][]string) []byte {

@@ -382,7 +382,8 @@ func Sweep(ctx Context, runs []Run, m Metrics) ([]Values, error) {
 			defer func() { <-sem; wg.Done() }()
 			r := runs[jb.run]
 			seed := ctx.Seeds[jb.seed]
-			res, err := runner.Run(runner.Options{Scenario: r.Scenario, Sets: r.Sets, Policy: r.Policy, Seed: &seed})
+			// The metrics read the jobs' tasks after the run: kept.
+			res, err := runner.Run(runner.Options{Scenario: r.Scenario, Sets: r.Sets, Policy: r.Policy, Seed: &seed, KeepTasks: true})
 			if err != nil {
 				errs[k] = fmt.Errorf("%s %v (%s) seed %d: %w", r.Scenario, r.Sets, r.Policy, seed, err)
 				return

@@ -110,9 +110,9 @@ func (sc *Scenario) validate() error {
 	}
 	// Before anything is built: an absurd cluster or job count would take
 	// minutes and all the memory to build.
-	nodes, tasks, sizeKey := sc.explicitSize()
+	size, sizeKey := sc.explicitSize()
 	// A generator's tasks are counted (and warned of) once it has run.
-	large, err := sc.checkSize(nodes, tasks, sizeKey, f.Workload.Generator == "")
+	large, err := sc.checkSize(size, sizeKey, f.Workload.Generator == "")
 	if err != nil {
 		return err
 	}
@@ -136,10 +136,12 @@ func (sc *Scenario) validate() error {
 		return bad("workload", "the workload has no jobs")
 	}
 	if f.Workload.Generator != "" { // the generator's tasks are known now
-		if tasks = configTasks(&cfg); tasks*BytesPerTask > nodes*BytesPerNode {
+		jobs := sc.configSize(&cfg)
+		if EstimateBytes(jobs) > size.Nodes*BytesPerNode {
 			sizeKey = "workload.options"
 		}
-		if large, err = sc.checkSize(nodes, tasks, sizeKey, true); err != nil || large {
+		size.Jobs, size.Tasks, size.Live = jobs.Jobs, jobs.Tasks, jobs.Live
+		if large, err = sc.checkSize(size, sizeKey, true); err != nil || large {
 			return err // large: as above, the engine checks it before it runs
 		}
 	}

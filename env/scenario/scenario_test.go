@@ -151,13 +151,15 @@ func checkEveryTaskEndedOnce(t *testing.T, res *runner.Result) {
 			finished[k]++
 		}
 	}
-	for _, tk := range res.Sim.Tasks {
-		if tk.Kind == sim.KindAM {
-			continue
-		}
-		k := key{int(tk.Job.ID), tk.Stage.Index, tk.Index}
-		if finished[k] != 1 {
-			t.Fatalf("task %s finished %d times", tk, finished[k])
+	// Every task of every job's description (ended jobs' tasks are
+	// released: sim.Config.KeepTasks).
+	for _, j := range res.Sim.Jobs {
+		for si, st := range j.Spec.Stages {
+			for ti := range st.DurationsMs {
+				if k := (key{int(j.ID), si, ti}); finished[k] != 1 {
+					t.Fatalf("job %d task %d.%d finished %d times", j.ID, si, ti, finished[k])
+				}
+			}
 		}
 	}
 }

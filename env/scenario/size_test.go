@@ -27,10 +27,14 @@ func TestMemoryLimit(t *testing.T) {
 		sets []string
 		want string
 	}{
-		{[]string{"cluster.nodes.0.count=100000000"}, "cluster.nodes[0].count: 100000000 nodes and 4 tasks need about 47.7 GB of memory to simulate (about 512 bytes a node or task), over the 16 GB limit"},
-		{[]string{"workload.jobs.0.count=100000000"}, "workload.jobs[0].count: 2 nodes and 400000000 tasks need about 191 GB of memory"},
-		{[]string{"workload.jobs.0.stages.0.tasks=100000000"}, "workload.jobs[0].stages: 2 nodes and 100000000 tasks need about 47.7 GB"},
-		{[]string{"cluster.nodes.0.count=10000000", "run.memory_limit_gb=2"}, "cluster.nodes[0].count: 10000000 nodes and 4 tasks need about 4.77 GB of memory to simulate (about 512 bytes a node or task), over the 2 GB limit"},
+		{[]string{"cluster.nodes.0.count=100000000"}, "cluster.nodes[0].count: 100000000 nodes, 1 job and 4 tasks (about 4 in flight at once) " +
+			"need about 59.6 GB of memory to simulate (about 640 bytes a node, 768 a job, 96 a task and 512 more while in flight), over the 16 GB limit"},
+		{[]string{"workload.jobs.0.count=100000000"}, "workload.jobs[0].count: 2 nodes, 100000000 jobs and 400000000 tasks (about 400000000 in flight at once) need about 298 GB of memory"},
+		// Copies 5 s apart of a job that runs 10 s alone: 3 in flight at once.
+		{[]string{"workload.jobs.0.count=40000000", "workload.jobs.0.interval_s=5"}, "workload.jobs[0].count: 2 nodes, 40000000 jobs and 160000000 tasks (about 12 in flight at once) need about 42.9 GB"},
+		{[]string{"workload.jobs.0.stages.0.tasks=100000000"}, "workload.jobs[0].stages: 2 nodes, 1 job and 100000000 tasks (about 100000000 in flight at once) need about 56.6 GB"},
+		{[]string{"cluster.nodes.0.count=10000000", "run.memory_limit_gb=2"}, "cluster.nodes[0].count: 10000000 nodes, 1 job and 4 tasks (about 4 in flight at once) " +
+			"need about 5.96 GB of memory to simulate (about 640 bytes a node, 768 a job, 96 a task and 512 more while in flight), over the 2 GB limit"},
 	} {
 		if _, _, err := load(good, c.sets...); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v; want an error with %q", c.sets, err, c.want)
@@ -39,7 +43,7 @@ func TestMemoryLimit(t *testing.T) {
 	// Over the warning size: loads (without building: the field checks
 	// suffice for explicit jobs), and warns once.
 	sc, told, err := load(good, "cluster.nodes.0.count=5000000")
-	want := "with --set cluster.nodes.0.count=5000000: 5000000 nodes and 4 tasks need about 2.38 GB of memory to simulate"
+	want := "with --set cluster.nodes.0.count=5000000: 5000000 nodes, 1 job and 4 tasks (about 4 in flight at once) need about 2.98 GB of memory to simulate"
 	if err != nil || len(told) != 1 || !strings.Contains(told[0], want) || len(sc.Warnings) != 1 || sc.Warnings[0] != told[0] {
 		t.Fatalf("err %v, told %q, warnings %v; want one warning with %q", err, told, sc, want)
 	}
@@ -48,7 +52,7 @@ func TestMemoryLimit(t *testing.T) {
 	}
 	// A generator's jobs are counted once it has generated them.
 	gen := strings.Replace(good, "[[workload.jobs]]", "[run]\nmemory_limit_gb = 0.0001\n[workload]\ngenerator = \"autoadmin\"\n[[workload.jobs]]", 1)
-	if _, _, err := load(gen); err == nil || !strings.Contains(err.Error(), "workload.options: 2 nodes and ") || !strings.Contains(err.Error(), "over the 105 kB limit") {
+	if _, _, err := load(gen); err == nil || !strings.Contains(err.Error(), "workload.options: 2 nodes, ") || !strings.Contains(err.Error(), "over the 105 kB limit") {
 		t.Fatalf("generated jobs over the limit: %v", err)
 	}
 	if _, _, err := load(good, "run.memory_limit_gb=-1"); err == nil || !strings.Contains(err.Error(), "run.memory_limit_gb: must not be negative") {
@@ -65,20 +69,29 @@ func writeTemp(t *testing.T, text string) string {
 	return p
 }
 
-// TestMemoryEstimate: the estimate (scenario.EstimateBytes) is within a
-// factor of two of the heap a built and started run holds, for a run with
-// many nodes and one with many tasks.
+// TestMemoryEstimate: the estimate (scenario.EstimateBytes of SizeOf) is
+// within a factor of two of the most heap a run holds, for runs whose
+// memory goes to nodes, to tasks all in flight at once, and to many jobs
+// run one after another (their tasks released as they end), with and
+// without task records; and the tasks in flight at once that SizeOf
+// estimates for a generated workload are within a factor of two of the
+// run's.
 func TestMemoryEstimate(t *testing.T) {
-	heap := func() uint64 {
+	heap := func() float64 {
 		runtime.GC()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
-		return m.HeapAlloc
+		return float64(m.HeapAlloc)
 	}
-	for _, c := range []struct{ nodes, jobs, tasks int }{{50000, 1, 10}, {10, 40, 1000}} {
+	for _, c := range []struct {
+		nodes, jobs, tasks int
+		intervalS          float64
+		record             bool
+	}{{50000, 1, 10, 0, false}, {10, 40, 1000, 0, false}, {10, 2000, 20, 30, false}, {10, 2000, 20, 30, true}} {
 		text := fmt.Sprintf("name = \"m\"\n[cluster]\n[[cluster.nodes]]\ncount = %d\nvcores = 8\nmem_mb = 8192\n[policy]\nname = \"fair\"\n"+
-			"[[workload.jobs]]\nname = \"j\"\ncount = %d\nam_vcores = 1\nam_mem_mb = 1024\n[[workload.jobs.stages]]\nkind = \"map\"\ntasks = %d\nvcores = 1\nmem_mb = 1024\nduration_s = 10\n",
-			c.nodes, c.jobs, c.tasks)
+			"[[workload.jobs]]\nname = \"j\"\ncount = %d\ninterval_s = %v\nam_vcores = 1\nam_mem_mb = 1024\n"+
+			"[[workload.jobs.stages]]\nkind = \"map\"\ntasks = %d\nvcores = 1\nmem_mb = 1024\nduration_s = 10\n",
+			c.nodes, c.jobs, c.intervalS, c.tasks)
 		sc, err := scenario.Parse([]byte(text), "m.toml", ".", nil)
 		if err != nil {
 			t.Fatal(err)
@@ -88,16 +101,51 @@ func TestMemoryEstimate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		cfg.RecordTasks = c.record
+		size := sc.SizeOf(&cfg)
 		s, err := sim.New(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.RunUntil(20_000)
-		used := float64(heap()) - float64(before)
+		// The heap is sampled about 100 times over the run.
+		step := max(60*sim.MsPerS, sim.Ms(float64(c.jobs)*c.intervalS*10))
+		peak := 0.0
+		for done := false; !done; {
+			done = s.RunUntil(s.Now() + step)
+			peak = max(peak, heap()-before)
+		}
 		runtime.KeepAlive(s)
-		est := scenario.EstimateBytes(float64(c.nodes), float64(c.jobs*(c.tasks+1)))
-		if used > 2*est || used < est/2 {
-			t.Errorf("%d nodes, %d tasks: estimate %.0f bytes, the run holds %.0f", c.nodes, c.jobs*(c.tasks+1), est, used)
+		if est := scenario.EstimateBytes(size); peak > 2*est || peak < est/2 {
+			t.Errorf("%+v: estimate %.0f bytes for %+v, the run held up to %.0f", c, est, size, peak)
+		}
+	}
+	for _, name := range []string{"swim-hour", "opera-mr"} {
+		sc, err := scenario.Load(name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := sc.Build(1, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		est := sc.SizeOf(&cfg).Live
+		s, err := sim.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		peak := 0
+		for done := false; !done; {
+			done = s.RunUntil(s.Now() + 10*sim.MsPerS)
+			live := 0
+			for _, tk := range s.Tasks {
+				if tk != nil {
+					live++
+				}
+			}
+			peak = max(peak, live)
+		}
+		if float64(peak) > 2*est || float64(peak) < est/2 {
+			t.Errorf("%s: %.0f tasks estimated in flight at once, the run held up to %d", name, est, peak)
 		}
 	}
 }

@@ -219,7 +219,7 @@ func TestReduceRampup(t *testing.T) {
 		DurationsMs: []sim.Ms{10000, 10000, 10000, 10000, 10000, 10000, 10000, 10000}}
 	worst, firstAt, lastR := 0.0, -1.0, 0
 	cfg := sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(6, 10000)}}, Policy: fifoPolicy(t),
-		Jobs: []sim.JobSpec{{Name: "mr", Stages: []sim.StageSpec{maps, red}}}, Model: sim.Model{HeartbeatMs: 100},
+		Jobs: []sim.JobSpec{{Name: "mr", Stages: []sim.StageSpec{maps, red}}}, Model: sim.Model{HeartbeatMs: 100}, KeepTasks: true,
 		AfterEvent: func(s *sim.Sim) {
 			j := s.Jobs[0]
 			m, r := j.Stages[0], j.Stages[1]

@@ -45,6 +45,7 @@ func TestLocationAsksTable(t *testing.T) {
 	}
 	j := job("m", 0, 3, res(1, 1024), 30, flat(1, 100, 0))
 	j.Stages[0].Kind = sim.KindMap
+	j.Stages[0].Hosts = []int32{0, 1, 3} // each map's one replica
 	j.AM = res(1, 1024)
 	var seen []int
 	cfg := sim.Config{Nodes: nodes, Jobs: []sim.JobSpec{j}, Seed: 1,
@@ -65,9 +66,6 @@ func TestLocationAsksTable(t *testing.T) {
 	s, err := sim.New(cfg)
 	if err != nil {
 		t.Fatal(err)
-	}
-	for i, tk := range s.Jobs[0].Stages[0].Tasks {
-		tk.Replicas = []int32{[]int32{0, 1, 3}[i]}
 	}
 	s.RunUntil(20000)
 	if want := []int{0, 6, 5, 6}; !slices.Equal(seen, want) {

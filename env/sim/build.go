@@ -2,11 +2,24 @@ package sim
 
 import "fmt"
 
-// Building a run: its jobs and their tasks (validated, allocated a job at a
-// time) and the HDFS placement of the maps' input blocks.
+// Building a run: its jobs (validated up front, a job at a time) and their
+// tasks, built when the job arrives and released once it has ended (see
+// materialize and retire), and the HDFS placement of the maps' input blocks.
+//
+// A job's tasks exist while they matter. New keeps every job's JobSpec (its
+// compact description: the stages' requests and each task's duration, drawn
+// by the workload up front) and a small Job; the job's Task and Stage
+// objects, the bulk of a run's memory (a few hundred bytes a task), are
+// built on its arrival and dropped when its application is removed, so that
+// a run holds the tasks of the jobs in flight rather than of every job. The
+// results are those of building every task up front: jobs arrive in job
+// order (sorted by submission), so tasks get the same IDs (their usage-noise
+// seeds derive from them) and the blocks the same replicas (placeBlock's
+// draws are the run's only use of its stream, in the same order).
 
+// addJob validates spec and, when build, adds its job (without its tasks:
+// materialize builds them at arrival).
 func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
-	j := &Job{ID: int32(len(s.Jobs)), Spec: spec, StartMs: -1, FinishMs: -1, active: -1}
 	if spec.SubmitMs < 0 {
 		return fmt.Errorf("job %q: negative submit time", spec.Name)
 	}
@@ -16,26 +29,8 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 	if spec.CommitMs < 0 {
 		return fmt.Errorf("job %q: negative commit time", spec.Name)
 	}
-	// The job's tasks are allocated together (see Task).
-	n := 0
-	for si := range spec.Stages {
-		n += len(spec.Stages[si].DurationsMs)
-	}
-	if !spec.AM.IsZero() {
-		n++
-	}
-	var chunk []Task
-	if build {
-		chunk = make([]Task, n)
-	}
-	if !spec.AM.IsZero() {
-		if !spec.AM.Fits(maxCap) {
-			return fmt.Errorf("job %q: AM request %v is larger than any node", spec.Name, spec.AM)
-		}
-		if build {
-			j.AM = s.newTask(&chunk[0], j, nil, 0, KindAM, spec.AM, 0, AMProfile)
-			chunk = chunk[1:]
-		}
+	if !spec.AM.IsZero() && !spec.AM.Fits(maxCap) {
+		return fmt.Errorf("job %q: AM request %v is larger than any node", spec.Name, spec.AM)
 	}
 	for si := range spec.Stages {
 		ss := &spec.Stages[si]
@@ -74,14 +69,45 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 				return fmt.Errorf("job %q stage %q task %d: %w", spec.Name, ss.Name, ti, err)
 			}
 		}
-		if !build {
-			for ti, d := range ss.DurationsMs {
-				if d < 0 {
-					return fmt.Errorf("job %q stage %q task %d: negative duration", spec.Name, ss.Name, ti)
-				}
+		for ti, d := range ss.DurationsMs {
+			if d < 0 {
+				return fmt.Errorf("job %q stage %q task %d: negative duration", spec.Name, ss.Name, ti)
 			}
-			continue
 		}
+	}
+	if build {
+		s.Jobs = append(s.Jobs, &Job{ID: int32(len(s.Jobs)), Spec: spec, StartMs: -1, FinishMs: -1, active: -1})
+	}
+	return nil
+}
+
+// TaskCount is the number of tasks of the job's stages (its AM not counted).
+func (spec *JobSpec) TaskCount() int {
+	n := 0
+	for si := range spec.Stages {
+		n += len(spec.Stages[si].DurationsMs)
+	}
+	return n
+}
+
+// materialize builds job j's tasks and stages from its spec (validated by
+// addJob) as it arrives: IDs follow on from the tasks built so far, and
+// maps' blocks are placed now.
+func (s *Sim) materialize(j *Job) {
+	spec := j.Spec
+	n := spec.TaskCount()
+	if !spec.AM.IsZero() {
+		n++
+	}
+	// The job's tasks are allocated together (see Task).
+	chunk := make([]Task, n)
+	if !spec.AM.IsZero() {
+		j.AM = s.newTask(&chunk[0], j, nil, 0, KindAM, spec.AM, 0, AMProfile)
+		chunk = chunk[1:]
+	}
+	j.Stages = make([]*Stage, 0, len(spec.Stages))
+	for si := range spec.Stages {
+		ss := &spec.Stages[si]
 		st := &Stage{Index: si, Spec: ss, Tasks: make([]*Task, 0, len(ss.DurationsMs)), id: int32(len(s.stages))}
 		st.rampup = s.rampupStage(j, st)
 		if s.asksStage(j, st) {
@@ -94,9 +120,6 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 			replicas = s.model.Replicas
 		}
 		for ti, d := range ss.DurationsMs {
-			if d < 0 {
-				return fmt.Errorf("job %q stage %q task %d: negative duration", spec.Name, ss.Name, ti)
-			}
 			prof := ss.Profile
 			if ss.Profiles != nil && ss.Profiles[ti] != nil {
 				prof = ss.Profiles[ti]
@@ -115,10 +138,27 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 		}
 		j.Stages = append(j.Stages, st)
 	}
-	if build {
-		s.Jobs = append(s.Jobs, j)
+}
+
+// retire releases ended job j's tasks and stages once its application is
+// removed (nothing of the engine reaches them any more; what the run
+// writes, its TaskRecords and the Job itself, is kept): Job.AM and
+// Job.Stages become nil and so do their entries in Sim.Tasks.
+// Config.KeepTasks keeps them instead.
+func (s *Sim) retire(j *Job) {
+	if s.cfg.KeepTasks || j.Stages == nil {
+		return
 	}
-	return nil
+	if j.AM != nil {
+		s.Tasks[j.AM.ID] = nil
+	}
+	for _, st := range j.Stages {
+		for _, t := range st.Tasks {
+			s.Tasks[t.ID] = nil
+		}
+		s.stages[st.id] = nil
+	}
+	j.AM, j.Stages = nil, nil
 }
 
 // taskLabel derives each task's usage-noise seed (DeriveSeed).

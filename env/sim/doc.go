@@ -50,4 +50,12 @@
 // containers' progress is a dense array (Node.slots) that advance and
 // recompute sweep once per event, and each node's next phase boundary sits
 // in a per-millisecond timing wheel (events.go).
+//
+// The engine's memory follows the jobs in flight. A run keeps every job's
+// JobSpec (a compact description: per task only its duration, and its
+// trace's profile and host hint if any) and a small Job; a job's Task and
+// Stage objects are built when it arrives and released when its
+// application is removed after it ends (build.go), keeping what the run
+// writes (the Job, its TaskRecords). Config.KeepTasks builds every task up
+// front and keeps it, with the same results.
 package sim

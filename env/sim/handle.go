@@ -18,8 +18,8 @@ type Handle interface {
 
 	Now() Ms                // the current simulated time
 	Nodes() []*Node         // every node, by ID
-	Jobs() []*Job           // every job, by ID (in submission order)
-	Tasks() []*Task         // every task of every job, AMs included, by ID
+	Jobs() []*Job           // every job, by ID (in submission order); AM and Stages nil before it arrives and once its application is removed (Config.KeepTasks)
+	Tasks() []*Task         // the tasks of the jobs arrived, AMs included, by ID; nil for a job's once its application is removed (Config.KeepTasks)
 	Capacity() Res          // the cluster's total capacity
 	Allocated() Res         // what guaranteed containers hold, cluster-wide
 	ReservedNodes() []*Node // the nodes holding a reservation

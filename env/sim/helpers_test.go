@@ -33,7 +33,8 @@ func fifoPolicy(t testing.TB) *sim.Policy {
 	return p
 }
 
-// run runs cfg with invariants checked after every event.
+// run runs cfg with invariants checked after every event, keeping every
+// task for the test to inspect (TestRetire runs without).
 func run(t testing.TB, cfg sim.Config) *sim.Sim {
 	t.Helper()
 	if cfg.Policy == nil {
@@ -43,7 +44,7 @@ func run(t testing.TB, cfg sim.Config) *sim.Sim {
 		cfg.Model.HeartbeatMs = 100
 	}
 	cfg.RecordTasks = true
-	return simtest.Run(t, cfg, simtest.Unfinished())
+	return simtest.Run(t, cfg, simtest.Unfinished(), simtest.KeepTasks())
 }
 
 // finishS returns each task's finish time in seconds, in task order.

@@ -21,7 +21,7 @@ func TestMaxRunningCapsContainers(t *testing.T) {
 	other := job("other", 0, 2, res(1, 100), 10, flat(0.5, 10, 0))
 	asked := -1
 	cfg := sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(4, 1000)}}, Jobs: []sim.JobSpec{capped, other},
-		Model: sim.Model{HeartbeatMs: 100}, Policy: fifoPolicy(t), RecordTasks: true,
+		Model: sim.Model{HeartbeatMs: 100}, Policy: fifoPolicy(t), RecordTasks: true, KeepTasks: true,
 		AfterEvent: simtest.Invariants(t, func(s *sim.Sim) {
 			if st := s.Jobs[0].Stages[0]; asked < 0 && st.Released {
 				_, asked = s.PendingDemand(s.Jobs[0])

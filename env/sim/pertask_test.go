@@ -18,7 +18,7 @@ func TestPerTaskProfiles(t *testing.T) {
 	type seen struct{ cpu, mem float64 }
 	got := map[int32][]seen{}
 	cfg := sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(4, 4000)}}, Jobs: []sim.JobSpec{j},
-		Model: sim.Model{HeartbeatMs: 100}, Policy: fifoPolicy(t),
+		Model: sim.Model{HeartbeatMs: 100}, Policy: fifoPolicy(t), KeepTasks: true,
 		AfterEvent: simtest.Invariants(t, func(s *sim.Sim) {
 			for _, tk := range s.Tasks {
 				if tk.State == sim.TaskRunning {
@@ -67,6 +67,7 @@ func TestHostHints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.RunUntil(1) // the job arrives: its tasks are built
 	if r := s.Tasks[0].Replicas; len(r) != 1 || r[0] != 2 {
 		t.Errorf("hint 2: replicas %v", r)
 	}

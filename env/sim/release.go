@@ -168,6 +168,7 @@ func (s *Sim) removeApps(n *Node) {
 		if j.unfreed > 0 {
 			s.freeUnreported(j)
 		}
+		s.retire(j)
 	}
 	clear(n.removing)
 	n.removing = n.removing[:0]

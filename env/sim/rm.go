@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // This file holds the ResourceManager's actions: what a policy may do to the
 // cluster, and the book-keeping when tasks end.
@@ -420,6 +423,9 @@ func (s *Sim) finishJob(j *Job) {
 		l.JobFinished(s.handle, j)
 	}
 	s.tryAdmit()
+	if !slices.Contains(s.finishing, j) {
+		s.retire(j) // no AM container to report: the application is gone
+	}
 }
 
 // releaseReady requests every stage whose predecessor has passed slow-start.

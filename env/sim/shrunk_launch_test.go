@@ -53,7 +53,7 @@ func TestLaunchShrunk(t *testing.T) {
 			var peak float64
 			var held sim.Res
 			cfg := sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(4, 4096)}}, Jobs: []sim.JobSpec{j},
-				Policy: &sim.Policy{Name: "shrink", Allocate: shrinkAlloc{c.size}}, Model: sim.Model{HeartbeatMs: 100}}
+				Policy: &sim.Policy{Name: "shrink", Allocate: shrinkAlloc{c.size}}, Model: sim.Model{HeartbeatMs: 100}, KeepTasks: true}
 			cfg.AfterEvent = simtest.Invariants(t, func(s *sim.Sim) {
 				n := s.Nodes[0]
 				peak = math.Max(peak, n.Demand.MemMB)

@@ -30,6 +30,15 @@ type Config struct {
 	LivelockMs Ms
 	// RecordTasks keeps a record of every task attempt (for CSV output).
 	RecordTasks bool
+	// KeepTasks builds every job's tasks with the run and keeps them to
+	// its end. By default a job's Task and Stage objects exist from its
+	// arrival until its application is removed after it ends (build.go):
+	// before and after, Job.AM and Job.Stages are nil and so are its
+	// entries in Sim.Tasks, and memory follows the jobs in flight. The
+	// results are the same either way; tests and tools that read tasks
+	// before their job arrives (the oracle's export of block placements)
+	// or after it has ended (per-task metrics) set it.
+	KeepTasks bool
 	// TimelineMs samples cluster state at this interval; 0 means none.
 	TimelineMs Ms
 	// AfterEvent, if set, is called after every event the engine processes
@@ -74,8 +83,12 @@ type Sim struct {
 	stages     []*Stage  // every job's stages (slot.prev indexes them)
 	gateBuf    []float64 // recompute's scratch: each container's shuffle gate
 
-	Nodes    []*Node
-	Jobs     []*Job
+	Nodes []*Node
+	// Jobs holds every job of the run, by ID (submission order).
+	Jobs []*Job
+	// Tasks holds the tasks built so far (those of the jobs arrived), AMs
+	// included, by ID; a job's entries are nil once it has ended and its
+	// application is removed, unless Config.KeepTasks (build.go).
 	Tasks    []*Task
 	racks    int
 	capacity Res
@@ -184,6 +197,11 @@ func newSim(cfg Config, build bool) (*Sim, error) {
 			return nil, err
 		}
 	}
+	if build && cfg.KeepTasks {
+		for _, j := range s.Jobs { // in job order, as they would arrive
+			s.materialize(j)
+		}
+	}
 	for _, part := range s.parts() {
 		if l, ok := part.(TaskListener); ok {
 			s.listeners = append(s.listeners, l)
@@ -196,6 +214,20 @@ func newSim(cfg Config, build bool) (*Sim, error) {
 		}
 	}
 	s.jobsLeft = len(s.Jobs)
+	if build && cfg.RecordTasks {
+		// A record per attempt: room for one of every task (AMs
+		// included) up front rather than growing by copies, which at
+		// millions of records would hold two copies at once. The pages
+		// are touched only as records are written.
+		n := 0
+		for _, j := range s.Jobs {
+			n += j.Spec.TaskCount()
+			if !j.Spec.AM.IsZero() {
+				n++
+			}
+		}
+		s.records = make([]TaskRecord, 0, n)
+	}
 	// New schedules as if it were an event at time 0 that no heartbeat
 	// precedes (see order.go); the first arrival comes before every
 	// heartbeat at its instant.
@@ -463,6 +495,9 @@ func (s *Sim) dispatch(ev event) {
 }
 
 func (s *Sim) arrive(j *Job) {
+	if j.Stages == nil { // not built yet (unless Config.KeepTasks)
+		s.materialize(j)
+	}
 	j.State = JobWaiting
 	s.arrived++
 	if next := int(j.ID) + 1; next < len(s.Jobs) {

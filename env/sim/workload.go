@@ -108,3 +108,42 @@ type NodeSpec struct {
 	// not apply there (its reducers take no map slot). 0: YARN containers.
 	ReduceSlots int
 }
+
+// IsolatedMs estimates how long job j would take alone on an idle cluster
+// of capacity cap at nominal speed: the AM's start-up (if it has an AM)
+// plus, per stage in turn, StageIsolatedMs, floored at one second. The
+// environment's slowdowns divide by it (env.IsolatedMs); a scenario's
+// memory estimate counts a job in flight for that long.
+func IsolatedMs(j *JobSpec, amStartupMs Ms, cap Res) float64 {
+	var t float64
+	if !j.AM.IsZero() {
+		t += float64(amStartupMs)
+	}
+	for i := range j.Stages {
+		st := &j.Stages[i]
+		var longest, total float64
+		for _, d := range st.DurationsMs {
+			longest = max(longest, float64(d))
+			total += float64(d)
+		}
+		t += StageIsolatedMs(longest, total, st.Req, st.MaxRunning, cap)
+	}
+	return max(t, float64(MsPerS))
+}
+
+// StageIsolatedMs is a stage's time alone on an idle cluster of capacity
+// cap, from its longest task and its total task time (ms): the longest of
+// (its longest task; its total time times one task's dominant share of
+// the cluster, i.e. its waves when it fills the cluster; its total time
+// over its maxRunning cap).
+func StageIsolatedMs(longest, total float64, req Res, maxRunning int, cap Res) float64 {
+	stage := longest
+	if cap.VCores > 0 && cap.MemMB > 0 {
+		share := max(float64(req.VCores)/float64(cap.VCores), float64(req.MemMB)/float64(cap.MemMB))
+		stage = max(stage, total*share)
+	}
+	if maxRunning > 0 {
+		stage = max(stage, total/float64(maxRunning))
+	}
+	return stage
+}

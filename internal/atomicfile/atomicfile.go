@@ -6,6 +6,7 @@
 package atomicfile
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -38,13 +39,15 @@ func Write(path string, data []byte) error {
 
 // WriteAll writes several files of one folder as one: every one to its
 // temporary name first, then all renamed, so that an error before the
-// renames leaves none of them (names in the order given).
-func WriteAll(dir string, names []string, data map[string][]byte) error {
+// renames leaves none of them (names in the order given). write writes
+// the file called name to w (buffered): a large file is streamed to disk
+// rather than held in memory whole.
+func WriteAll(dir string, names []string, write func(name string, w io.Writer) error) error {
 	writing.Lock()
 	defer writing.Unlock()
 	tmp := func(name string) string { return filepath.Join(dir, "."+name+".tmp") }
 	for _, name := range names {
-		if err := os.WriteFile(tmp(name), data[name], 0o644); err != nil {
+		if err := writeFile(tmp(name), func(w io.Writer) error { return write(name, w) }); err != nil {
 			for _, n := range names {
 				os.Remove(tmp(n))
 			}
@@ -74,4 +77,21 @@ func OnInterrupt(w io.Writer, say string) {
 		}
 		os.Exit(130)
 	}()
+}
+
+// writeFile creates path and writes it through a buffer with write.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	b := bufio.NewWriterSize(f, 1<<16)
+	err = write(b)
+	if err == nil {
+		err = b.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -27,6 +27,7 @@ type options struct {
 	every      int
 	endOnly    bool
 	unfinished bool
+	keep       bool
 }
 
 // Watch calls f after every event (after the invariants are checked).
@@ -40,6 +41,12 @@ func Every(k int) Option { return func(o *options) { o.every = k } }
 // after events (sweeps over many runs, each also checked per event in
 // another test).
 func EndOnly() Option { return func(o *options) { o.endOnly = true } }
+
+// KeepTasks keeps every job's tasks to the end of the run
+// (sim.Config.KeepTasks), for a test that inspects Job.AM, Job.Stages or
+// Sim.Tasks after their job has ended; by default the run releases them as
+// it does outside tests.
+func KeepTasks() Option { return func(o *options) { o.keep = true } }
 
 // Unfinished accepts a run that ends with jobs not completed (stuck,
 // truncated); by default every job must complete.
@@ -71,6 +78,7 @@ func Run(t testing.TB, cfg sim.Config, opts ...Option) *sim.Sim {
 	for _, f := range opts {
 		f(&o)
 	}
+	cfg.KeepTasks = cfg.KeepTasks || o.keep
 	events := 0
 	prev := cfg.AfterEvent
 	cfg.AfterEvent = func(s *sim.Sim) {

@@ -43,10 +43,11 @@ func localityRun(t *testing.T, nodes, blocked, maps int, submitS, untilS float64
 		{Name: "blockers", Stages: []sim.StageSpec{{Name: "b", Kind: sim.KindGeneric, Req: sim.Res{VCores: 2, MemMB: 4096},
 			Profile: flat, DurationsMs: durs(blocked, 100)}}},
 		{Name: "maps", SubmitMs: sim.Ms(submitS * 1000), Stages: []sim.StageSpec{{Name: "map", Kind: sim.KindMap,
-			Req: sim.Res{VCores: 1, MemMB: 1024}, Profile: flat, DurationsMs: durs(maps, 10)}}},
+			Req: sim.Res{VCores: 1, MemMB: 1024}, Profile: flat, DurationsMs: durs(maps, 10),
+			Hosts: make([]int32, maps)}}}, // every block on the blocked node 0
 	}
 	ranOn := map[int]int32{} // blocker index -> node
-	cfg := sim.Config{Nodes: localityCluster(nodes), Jobs: jobs, Policy: p, Seed: 1,
+	cfg := sim.Config{Nodes: localityCluster(nodes), Jobs: jobs, Policy: p, Seed: 1, KeepTasks: true,
 		AfterEvent: simtest.Invariants(t, func(s *sim.Sim) {
 			for i, tk := range s.Jobs[0].Stages[0].Tasks {
 				if tk.State == sim.TaskRunning {
@@ -57,9 +58,6 @@ func localityRun(t *testing.T, nodes, blocked, maps int, submitS, untilS float64
 	s, err := sim.New(cfg)
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, tk := range s.Jobs[1].Stages[0].Tasks {
-		tk.Replicas = []int32{0} // every block on the blocked node 0
 	}
 	if untilS > 0 {
 		s.RunUntil(sim.Ms(untilS * 1000))

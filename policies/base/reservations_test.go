@@ -44,7 +44,7 @@ func TestCapacityReservationStarvation(t *testing.T) {
 				Req: sim.Res{VCores: 1, MemMB: 2048}, Profile: flat, DurationsMs: durs(1, 5)}}},
 		}
 		most := make([]int, 4)
-		cfg := sim.Config{Nodes: nodes, Jobs: jobs, Policy: p, Seed: 1,
+		cfg := sim.Config{Nodes: nodes, Jobs: jobs, Policy: p, Seed: 1, KeepTasks: true,
 			AfterEvent: simtest.Invariants(t, func(s *sim.Sim) {
 				// The big job's reservations (a blocker's, met elsewhere,
 				// stays until its node's heartbeat: not counted here).

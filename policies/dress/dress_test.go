@@ -195,7 +195,7 @@ func TestDeltaFixed(t *testing.T) {
 		}
 	}
 	d := part(t, p)
-	cfg := sim.Config{Policy: p, Seed: 1, Model: sim.Model{HeartbeatMs: 100},
+	cfg := sim.Config{Policy: p, Seed: 1, Model: sim.Model{HeartbeatMs: 100}, KeepTasks: true,
 		Nodes: []sim.NodeSpec{{Name: "n", Cap: sim.Res{VCores: 10, MemMB: 10240}}},
 		Jobs:  []sim.JobSpec{genericJob("large", 0, 6, 100), genericJob("small", 15, 4, 30)}}
 	watch := poolWatch(t, d)

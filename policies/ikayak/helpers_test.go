@@ -41,6 +41,7 @@ func run(t *testing.T, cfg sim.Config, watch func(*sim.Sim)) *sim.Sim {
 	if cfg.Model.HeartbeatMs == 0 {
 		cfg.Model.HeartbeatMs = 1000
 	}
+	cfg.KeepTasks = true // the tests read ended jobs' tasks
 	cfg.AfterEvent = simtest.Invariants(t, func(s *sim.Sim) {
 		if watch != nil {
 			watch(s)

@@ -40,7 +40,7 @@ func reservationRun(t *testing.T, reservation, epsS float64) (int, *sim.Sim) {
 	jobB := job("B", 1, 4, 5)
 	jobB.Stages[0].Req.MemMB = 2048
 	s, err := sim.New(sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: sim.Res{VCores: 4, MemMB: 8192}}},
-		Jobs: []sim.JobSpec{job("A", 1, 2, 50), jobB, job("C", 40, 1, 1)}, Policy: p,
+		Jobs: []sim.JobSpec{job("A", 1, 2, 50), jobB, job("C", 40, 1, 1)}, Policy: p, KeepTasks: true,
 		AfterEvent: simtest.Invariants(t, func(s *sim.Sim) {
 			checkQueues(t, s, op)
 		})})
