@@ -491,7 +491,10 @@ func mean(xs []float64) float64 {
 }
 
 // fiveNum returns min, lower quartile, median, upper quartile and max
-// (linear interpolation between order statistics).
+// (linear interpolation between order statistics: R's type 7, numpy's
+// default). Written out because gonum's stat.Quantile offers only the
+// empirical CDF and its interpolation (R's types 1 and 4), whose median of
+// an even count is not the mean of the two middle values.
 func fiveNum(xs []float64) [5]float64 {
 	if len(xs) == 0 {
 		n := math.NaN()

@@ -258,6 +258,9 @@ func mean(xs []float64) float64 {
 	return stat.Mean(xs, nil)
 }
 
+// median is the middle value, the mean of the two middle ones for an even
+// count, as Table II's medians are read (gonum's stat.Quantile at 0.5 gives
+// the lower of the two).
 func median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return nan
