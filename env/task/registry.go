@@ -26,4 +26,5 @@ var table = []func() *Task{
 	dressThetaDelta,
 	rasCycle,
 	ikayakSuspend,
+	dressFBHour,
 }
