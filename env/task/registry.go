@@ -15,6 +15,14 @@ package task
 //     return is flat but for the deadlock point; on 6-10 nodes it responds,
 //     but one hour's few huge slowdowns dominate the paired differences:
 //     the spread is 1.0-1.1 s.e. over 10 seeds.
+//   - DRESS on a SWIM FB-2009 hour per seed (DRESS-FB-v0, swim.go: theta
+//     and delta_fixed, 20 nodes, test hours 20-23): the 5 x 6 grid's best
+//     (theta 0.5, delta 0.25) minus worst non-stalling setting (theta
+//     0.02, Alg. 3) is 8.6 +- 3.7 of slowdown on the test seeds (2.3 s.e.)
+//     and 11.7 +- 3.5 on held-out train seeds (3.4 s.e.); delta 0 and 1
+//     deadlock. The paper default is -11.0 +- 4.7, the best static setting
+//     -2.1 +- 0.3 (+8.9 +- 4.4 paired). Variations (a congested cluster, a
+//     3600 s horizon) are not yet measured.
 //
 // Registered as a control task (Task.Control; its grid's spread is not
 // confirmed on held-out seeds, a negative control for learners): iKayak's
