@@ -15,7 +15,7 @@ package task
 //     return is flat but for the deadlock point; on 6-10 nodes it responds,
 //     but one hour's few huge slowdowns dominate the paired differences:
 //     the spread is 1.0-1.1 s.e. over 10 seeds.
-//   - DRESS on a SWIM FB-2009 hour per seed (DRESS-FB-v0, swim.go: theta
+//   - DRESS on a SWIM FB-2009 hour per seed (DRESS-FB-v0, its constructor in env/task/swim.go at 3d46680: theta
 //     and delta_fixed, 20 nodes, test hours 20-23): the 5 x 6 grid's best
 //     (theta 0.5, delta 0.25) minus worst non-stalling setting (theta
 //     0.02, Alg. 3) is 8.6 +- 3.7 of slowdown on the test seeds (2.3 s.e.)
