@@ -93,7 +93,14 @@ bench:
 #   make bench-compare BASE=<commit> [BENCH='^BenchmarkQuick$$'] [COUNT=3]
 BENCH ?= ^Benchmark(SWIMDay|Scale50k|TPCH)$$
 COUNT ?= 3
-.PHONY: bench-compare
+.PHONY: bench-compare identical
+# Whether this tree's runs give the same bytes as an earlier commit's (every
+# built-in scenario under its own policy and the stock schedulers, seeds 1-2):
+#   make identical BASE=<commit>
+identical:
+	@test -n "$(BASE)" || { echo "usage: make identical BASE=<commit>"; exit 2; }
+	benchmarks/identical.sh "$(BASE)"
+
 bench-compare:
 	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<commit> [BENCH=regex] [COUNT=n]"; exit 2; }
 	benchmarks/compare.sh "$(BASE)" '$(BENCH)' "$(COUNT)"

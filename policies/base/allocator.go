@@ -267,11 +267,8 @@ func (a *Allocator) assignOne(h sim.Handle, n *sim.Node) *sim.Task {
 	if !a.offered(h, n) {
 		return nil
 	}
-	a.rank(h)
+	a.rank(h, a.Considers)
 	for _, j := range a.jobs {
-		if a.Considers != nil && !a.Considers(h, j) {
-			continue
-		}
 		t := a.TaskFor(h, j, n)
 		if t == nil {
 			continue
@@ -311,10 +308,22 @@ func (a *Allocator) assignOne(h sim.Handle, n *sim.Node) *sim.Task {
 	return nil
 }
 
-// rank fills a.jobs with the jobs that want containers, best first.
-func (a *Allocator) rank(h sim.Handle) {
-	a.jobs = append(a.jobs[:0], h.Asking()...)
-	// Prepare even for one job: orders double as limits' usage snapshots.
+// rank fills a.jobs with the jobs that want containers, best first; with
+// considers, only those it accepts. Filtering before sorting gives the order
+// a full ranking would give them (a stable sort keeps a subset's relative
+// order), and is what makes a heartbeat cheap when no job is offered nodes
+// (the FairScheduler's jobs between two updates): considers must not depend
+// on the ranking (Fair's Offers reads the last update's demand and what the
+// job holds).
+func (a *Allocator) rank(h sim.Handle, considers func(sim.Handle, *sim.Job) bool) {
+	a.jobs = a.jobs[:0]
+	for _, j := range h.Asking() {
+		if considers == nil || considers(h, j) {
+			a.jobs = append(a.jobs, j)
+		}
+	}
+	// Prepare even for one job or none: orders double as limits' usage
+	// snapshots.
 	a.Order.Prepare(h)
 	if len(a.jobs) > 1 {
 		slices.SortStableFunc(a.jobs, func(x, y *sim.Job) int {
@@ -332,7 +341,7 @@ func (a *Allocator) rank(h sim.Handle) {
 // Ranked returns the jobs wanting containers in the order's ranking (valid
 // until the next call); mechanisms layered on the allocator use it.
 func (a *Allocator) Ranked(h sim.Handle) []*sim.Job {
-	a.rank(h)
+	a.rank(h, nil)
 	return a.jobs
 }
 
