@@ -338,12 +338,14 @@ func (s *Sim) assignBatch(st *Stage) {
 		return
 	}
 	chosen := make([]*Task, len(es))
-	taken := map[*Task]bool{}
+	// Tasks chosen so far carry taken (cleared before returning): a mark on
+	// the task, not a set, since earliest may pass many chosen maps for
+	// each container of a large batch.
 	// The AM's lists hold its maps in the order asked, the ones bound to
 	// this batch's containers still in their places (firstPending).
 	earliest := func(l []*Task) *Task {
 		for _, t := range l {
-			if (t.State == TaskPending || t.bound) && !taken[t] {
+			if (t.State == TaskPending || t.bound) && !t.taken {
 				return t
 			}
 		}
@@ -365,7 +367,7 @@ func (s *Sim) assignBatch(st *Stage) {
 			}
 			if t != nil {
 				chosen[i] = t
-				taken[t] = true
+				t.taken = true
 			}
 		}
 	}
@@ -414,7 +416,7 @@ func (s *Sim) assignBatch(st *Stage) {
 		s.closeToExcess(j, st, places[i])
 	}
 	for _, e := range es {
-		if c := e.t; c != nil && !taken[c] {
+		if c := e.t; c != nil && !c.taken {
 			c.State, c.Node, c.pos, c.Alloc = TaskPending, nil, -1, Res{}
 			c.StartMs, c.stall = -1, 0
 			if c.Attempt == 0 {
@@ -425,6 +427,7 @@ func (s *Sim) assignBatch(st *Stage) {
 	}
 	for _, t := range chosen {
 		if t != nil {
+			t.taken = false
 			s.amAsk(a, t, -1) // sent at the AM's next heartbeat
 		}
 	}

@@ -260,6 +260,7 @@ type Task struct {
 	stall     Ms       // no progress before this time (paging back in), 0 if none
 	given     Locality // the level its container was given at (asks.go)
 	bound     bool     // in a container its AM has not yet assigned it (asks.go)
+	taken     bool     // chosen by the batch being assigned (asks.go, assignBatch)
 
 	Stage  *Stage // nil for an AM
 	Job    *Job

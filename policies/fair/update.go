@@ -27,7 +27,13 @@ type Update struct {
 	IntervalMs float64
 	conf       conf
 
-	demand map[*sim.Job]sim.Res // cached at the last update
+	// demand is each job's demand cached at the last update, by job ID
+	// (Offers reads it for every job on every heartbeat: a slice, not a
+	// map), valid where its stamp is the update's; demanded lists the jobs
+	// that have one.
+	demand   []cachedDemand
+	demanded []*sim.Job
+	stamp    uint32 // this update's, counting from 1
 	// shareMB is each queue's instantaneous fair share (memory), jobShare
 	// each job's, as of the last update.
 	shareMB  map[string]float64
@@ -42,7 +48,7 @@ type Update struct {
 }
 
 func newUpdate(c conf) *Update {
-	return &Update{conf: c, demand: map[*sim.Job]sim.Res{}, shareMB: map[string]float64{}, jobShare: map[*sim.Job]float64{},
+	return &Update{conf: c, shareMB: map[string]float64{}, jobShare: map[*sim.Job]float64{},
 		queueDemandMB: map[string]int64{}}
 }
 
@@ -51,7 +57,8 @@ func (u *Update) ControlIntervalMs() sim.Ms { return sim.Ms(math.Round(u.Interva
 
 // Control implements sim.Controller: one update().
 func (u *Update) Control(h sim.Handle) {
-	clear(u.demand)
+	u.stamp++
+	u.demanded = u.demanded[:0]
 	clear(u.shareMB)
 	clear(u.jobShare)
 	u.queues = u.queues[:0]
@@ -60,7 +67,7 @@ func (u *Update) Control(h sim.Handle) {
 	// its AM container is reported complete (sim.Finishing).
 	for _, jobs := range [2][]*sim.Job{h.Active(), h.Finishing()} {
 		for _, j := range jobs {
-			u.demand[j] = demand(h, j)
+			u.setDemand(j, demand(h, j))
 			q := base.QueueOf(j)
 			if jobsIn[q] == 0 {
 				u.queues = append(u.queues, q)
@@ -117,7 +124,7 @@ func (u *Update) Control(h sim.Handle) {
 	// reached the scheduler.
 	for _, j := range h.Waiting() {
 		if j.AM != nil && u.conf.capped(base.QueueOf(j)) {
-			u.demand[j] = h.Normalized(j.AM.Req)
+			u.setDemand(j, h.Normalized(j.AM.Req))
 		}
 	}
 	u.queueDemand()
@@ -128,9 +135,9 @@ func (u *Update) Control(h sim.Handle) {
 // (FSLeafQueue/FSParentQueue.updateDemand).
 func (u *Update) queueDemand() {
 	clear(u.queueDemandMB)
-	for j, d := range u.demand {
+	for _, j := range u.demanded {
 		q := base.QueueOf(j)
-		u.queueDemandMB[q] += d.MemMB
+		u.queueDemandMB[q] += u.demand[j.ID].res.MemMB
 		for p := parentOf(q); p != ""; p = parentOf(p) {
 			u.queueDemandMB[p] += 0 // present, filled from its children below
 		}
@@ -177,7 +184,32 @@ func demand(h sim.Handle, j *sim.Job) sim.Res {
 // of the last update differs from what it holds now (base.Allocator's
 // Considers).
 func (u *Update) Offers(_ sim.Handle, j *sim.Job) bool {
-	return u.demand[j] != j.Alloc.Sub(j.OppAlloc)
+	return u.cached(j) != j.Alloc.Sub(j.OppAlloc)
+}
+
+// cachedDemand is a job's demand as of the update stamped.
+type cachedDemand struct {
+	stamp uint32
+	res   sim.Res
+}
+
+// setDemand caches job j's demand d for this update.
+func (u *Update) setDemand(j *sim.Job, d sim.Res) {
+	if int(j.ID) >= len(u.demand) {
+		u.demand = append(u.demand, make([]cachedDemand, int(j.ID)+1-len(u.demand))...)
+	}
+	if u.demand[j.ID].stamp != u.stamp {
+		u.demanded = append(u.demanded, j)
+	}
+	u.demand[j.ID] = cachedDemand{stamp: u.stamp, res: d}
+}
+
+// cached is job j's demand as of the last update (none: zero).
+func (u *Update) cached(j *sim.Job) sim.Res {
+	if int(j.ID) < len(u.demand) && u.demand[j.ID].stamp == u.stamp {
+		return u.demand[j.ID].res
+	}
+	return sim.Res{}
 }
 
 // QueueShareMB is queue q's instantaneous fair share (memory) as of the
@@ -193,9 +225,18 @@ func (u *Update) QueueDemandMB(q string) int64 { return u.queueDemandMB[q] }
 
 // JobFinished implements sim.JobListener: a finished job leaves the cache.
 func (u *Update) JobFinished(_ sim.Handle, j *sim.Job) {
-	delete(u.demand, j)
+	if int(j.ID) < len(u.demand) && u.demand[j.ID].stamp == u.stamp {
+		u.demand[j.ID].stamp = 0 // no longer cached (it stays in demanded
+		// until the next update, counted in this one's queue demands)
+	}
 	delete(u.jobShare, j)
 }
 
-// JobArrived implements sim.JobListener.
-func (u *Update) JobArrived(sim.Handle, *sim.Job) {}
+// JobArrived implements sim.JobListener: a job that has just arrived has
+// no cached demand. The cache is by job ID, and a policy given to several
+// runs sees the same IDs again: another run's entry must not count.
+func (u *Update) JobArrived(_ sim.Handle, j *sim.Job) {
+	if int(j.ID) < len(u.demand) {
+		u.demand[j.ID].stamp = 0
+	}
+}
