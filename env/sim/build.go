@@ -158,7 +158,9 @@ func (s *Sim) retire(j *Job) {
 		}
 		s.stages[st.id] = nil
 	}
-	j.AM, j.Stages = nil, nil
+	// The excess containers' list is empty once the application is removed,
+	// but its array would stay with the Job for the rest of the run.
+	j.AM, j.Stages, j.excess = nil, nil, nil
 }
 
 // taskLabel derives each task's usage-noise seed (DeriveSeed).

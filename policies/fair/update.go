@@ -42,14 +42,15 @@ type Update struct {
 	// its waiting (non-runnable) jobs' AMs included, capped at its max
 	// share (FSLeafQueue.updateDemand).
 	queueDemandMB map[string]int64
-	queues        []string // scratch
-	items         []share  // scratch
-	out           []int64  // scratch
+	queues        []string           // scratch
+	equal         map[string]float64 // scratch: each queue's job share
+	items         []share            // scratch
+	out           []int64            // scratch
 }
 
 func newUpdate(c conf) *Update {
 	return &Update{conf: c, shareMB: map[string]float64{}, jobShare: map[*sim.Job]float64{},
-		queueDemandMB: map[string]int64{}}
+		queueDemandMB: map[string]int64{}, equal: map[string]float64{}}
 }
 
 // ControlIntervalMs implements sim.Controller.
@@ -112,9 +113,16 @@ func (u *Update) Control(h sim.Handle) {
 	}
 	// A queue's runnable jobs (weight 1, no min or max share) split its
 	// share equally.
+	// The same for every job of a queue: computed once per queue.
+	clear(u.equal)
 	for _, j := range h.Active() {
 		q := base.QueueOf(j)
-		u.jobShare[j] = float64(equalShare(jobsIn[q], int64(u.shareMB[q])))
+		e, ok := u.equal[q]
+		if !ok {
+			e = float64(equalShare(jobsIn[q], int64(u.shareMB[q])))
+			u.equal[q] = e
+		}
+		u.jobShare[j] = e
 	}
 	// Jobs held back by maxRunningApps are in their queue, not runnable:
 	// their demand (their AM's request) is cached all the same
