@@ -76,7 +76,7 @@ func TestErrorsNameTheRightThing(t *testing.T) {
 func TestAbsurdSizeRefused(t *testing.T) {
 	code, stdout, stderr := runBin(t, "", "run", "quick", "--set", "cluster.nodes.0.count=100000000")
 	want := "yarngym: builtin:quick with --set cluster.nodes.0.count=100000000: cluster.nodes[0].count: 100000000 nodes, 4 jobs and 92 tasks " +
-		"(about 92 in flight at once) need about 59.6 GB of memory to simulate (about 640 bytes a node, 768 a job, 96 a task and 512 more while in flight), " +
+		"(about 92 in flight at once) need about 59.6 GB of memory to simulate (about 640 bytes a node, 768 a job, 16 a task and 512 more while in flight), " +
 		"over the 16 GB limit (run.memory_limit_gb, default 16)\n"
 	if code != 2 || stdout != "" || stderr != want {
 		t.Fatalf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)

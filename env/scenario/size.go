@@ -10,10 +10,10 @@ import (
 
 // What a run holds in memory (sim's package doc): for the whole run every
 // node, every job (its sim.Job and JobSpec) and every task's description
-// (its duration in the spec, its slot in Sim.Tasks, and the record of each
-// attempt when the run writes tasks.csv); a job's tasks themselves (Task,
-// Stage, its place in the stage's queues, its block's replicas) only while
-// the job is in flight, from its arrival to its end. A scenario whose
+// (its duration in the spec), and the record of each attempt when the run
+// writes tasks.csv; a job's tasks themselves (Task, Stage, its place in
+// the stage's queues and the engine's task table, its block's replicas)
+// only while the job is in flight, from its arrival to its end. A scenario whose
 // estimated footprint is over its memory limit (run.memory_limit_gb,
 // default DefaultMemoryLimitGB) is refused before anything is built; one
 // over WarnBytes loads with a warning in Scenario.Warnings.
@@ -21,29 +21,31 @@ import (
 // The figures are rounded up from the most heap runs held
 // (TestMemoryEstimate keeps the estimate within a factor of two of it): a
 // node ~610 bytes (sim.Node, its spec and name, its heartbeat); a job ~500
-// bytes with a stage (sim.Job, its JobSpec, their names); a task ~30 bytes
-// (its duration, its slot in Sim.Tasks), ~75 with its record (a
-// sim.TaskRecord is 48 bytes); a task in flight ~400 bytes more (sim.Task,
-// its place in its stage's queues, its block's replicas).
+// bytes with a stage (sim.Job, its JobSpec, their names); a task ~8 bytes
+// (its duration); a record 48 (sim.TaskRecord); a task in flight ~400
+// bytes more (sim.Task, its place in its stage's queues and in the task
+// table, its block's replicas).
 const (
 	BytesPerNode         = 640
 	BytesPerJob          = 768
-	BytesPerTask         = 96
+	BytesPerTask         = 16
+	BytesPerRecord       = 64
 	BytesPerLiveTask     = 512
 	DefaultMemoryLimitGB = 16
 	WarnBytes            = 2 << 30
 )
 
-// Size is what a run holds: nodes, jobs, their tasks (AMs included) and
-// the most of those tasks in flight at once. Counts are float64 so that
-// absurd ones do not overflow.
+// Size is what a run holds: nodes, jobs, their tasks (AMs included), the
+// most of those tasks in flight at once and the task attempts it records
+// (a run that writes tasks.csv: one per task, retries aside). Counts are
+// float64 so that absurd ones do not overflow.
 type Size struct {
-	Nodes, Jobs, Tasks, Live float64
+	Nodes, Jobs, Tasks, Live, Records float64
 }
 
 // EstimateBytes is the memory a run of size z needs, estimated.
 func EstimateBytes(z Size) float64 {
-	return z.Nodes*BytesPerNode + z.Jobs*BytesPerJob + z.Tasks*BytesPerTask + z.Live*BytesPerLiveTask
+	return z.Nodes*BytesPerNode + z.Jobs*BytesPerJob + z.Tasks*BytesPerTask + z.Live*BytesPerLiveTask + z.Records*BytesPerRecord
 }
 
 // checkSize refuses a run that needs more than the memory limit, and warns
@@ -160,6 +162,9 @@ func (sc *Scenario) SizeOf(cfg *sim.Config) Size {
 	z := sc.configSize(cfg)
 	for _, g := range sc.File.Cluster.Nodes {
 		z.Nodes += float64(g.Count)
+	}
+	if cfg.RecordTasks {
+		z.Records = z.Tasks
 	}
 	return z
 }

@@ -28,13 +28,13 @@ func TestMemoryLimit(t *testing.T) {
 		want string
 	}{
 		{[]string{"cluster.nodes.0.count=100000000"}, "cluster.nodes[0].count: 100000000 nodes, 1 job and 4 tasks (about 4 in flight at once) " +
-			"need about 59.6 GB of memory to simulate (about 640 bytes a node, 768 a job, 96 a task and 512 more while in flight), over the 16 GB limit"},
-		{[]string{"workload.jobs.0.count=100000000"}, "workload.jobs[0].count: 2 nodes, 100000000 jobs and 400000000 tasks (about 400000000 in flight at once) need about 298 GB of memory"},
+			"need about 59.6 GB of memory to simulate (about 640 bytes a node, 768 a job, 16 a task and 512 more while in flight), over the 16 GB limit"},
+		{[]string{"workload.jobs.0.count=100000000"}, "workload.jobs[0].count: 2 nodes, 100000000 jobs and 400000000 tasks (about 400000000 in flight at once) need about 268 GB of memory"},
 		// Copies 5 s apart of a job that runs 10 s alone: 3 in flight at once.
-		{[]string{"workload.jobs.0.count=40000000", "workload.jobs.0.interval_s=5"}, "workload.jobs[0].count: 2 nodes, 40000000 jobs and 160000000 tasks (about 12 in flight at once) need about 42.9 GB"},
-		{[]string{"workload.jobs.0.stages.0.tasks=100000000"}, "workload.jobs[0].stages: 2 nodes, 1 job and 100000000 tasks (about 100000000 in flight at once) need about 56.6 GB"},
+		{[]string{"workload.jobs.0.count=40000000", "workload.jobs.0.interval_s=5"}, "workload.jobs[0].count: 2 nodes, 40000000 jobs and 160000000 tasks (about 12 in flight at once) need about 31 GB"},
+		{[]string{"workload.jobs.0.stages.0.tasks=100000000"}, "workload.jobs[0].stages: 2 nodes, 1 job and 100000000 tasks (about 100000000 in flight at once) need about 49.2 GB"},
 		{[]string{"cluster.nodes.0.count=10000000", "run.memory_limit_gb=2"}, "cluster.nodes[0].count: 10000000 nodes, 1 job and 4 tasks (about 4 in flight at once) " +
-			"need about 5.96 GB of memory to simulate (about 640 bytes a node, 768 a job, 96 a task and 512 more while in flight), over the 2 GB limit"},
+			"need about 5.96 GB of memory to simulate (about 640 bytes a node, 768 a job, 16 a task and 512 more while in flight), over the 2 GB limit"},
 	} {
 		if _, _, err := load(good, c.sets...); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v; want an error with %q", c.sets, err, c.want)
@@ -137,8 +137,8 @@ func TestMemoryEstimate(t *testing.T) {
 		for done := false; !done; {
 			done = s.RunUntil(s.Now() + 10*sim.MsPerS)
 			live := 0
-			for _, tk := range s.Tasks {
-				if tk != nil {
+			for id := range s.TaskIDs() {
+				if s.Task(id) != nil {
 					live++
 				}
 			}

@@ -47,10 +47,10 @@ func TestKillRequeues(t *testing.T) {
 		t.Fatalf("records %+v: want one killed attempt then one finished", recs)
 	}
 	// Relaunched on the heartbeat that killed it (4 s), then 10 s of work.
-	if s.Tasks[0].FinishMs != 14000 {
-		t.Fatalf("finished at %d ms, want 14000", s.Tasks[0].FinishMs)
+	if s.AllTasks()[0].FinishMs != 14000 {
+		t.Fatalf("finished at %d ms, want 14000", s.AllTasks()[0].FinishMs)
 	}
-	if err := s.Kill(s.Tasks[0]); err == nil {
+	if err := s.Kill(s.AllTasks()[0]); err == nil {
 		t.Fatal("killing a finished task must fail")
 	}
 }
@@ -69,7 +69,7 @@ func TestSuspendFreesCPUKeepsMemory(t *testing.T) {
 		during, mem = n.Alloc, n.Demand.MemMB
 	}}
 	resume := &scripted{atMs: 5000, fn: func(h sim.Handle, n *sim.Node) {
-		if err := h.Resume(h.Tasks()[0]); err != nil {
+		if err := h.Resume(h.Task(0)); err != nil {
 			t.Fatal(err)
 		}
 	}}
@@ -80,8 +80,8 @@ func TestSuspendFreesCPUKeepsMemory(t *testing.T) {
 		t.Fatalf("while suspended: alloc %v, memory used %v; want <0, 500> and 400", during, mem)
 	}
 	// 2 s of work, 3 s suspended, 8 s more.
-	if s.Tasks[0].FinishMs != 13000 {
-		t.Fatalf("finished at %d ms, want 13000", s.Tasks[0].FinishMs)
+	if s.AllTasks()[0].FinishMs != 13000 {
+		t.Fatalf("finished at %d ms, want 13000", s.AllTasks()[0].FinishMs)
 	}
 }
 
@@ -112,12 +112,12 @@ func TestSwapOutReleasesMemory(t *testing.T) {
 		during, mem = n.Alloc, n.Demand.MemMB
 	}})
 	p.Monitors = append(p.Monitors,
-		&scripted{atMs: 5000, fn: func(h sim.Handle, n *sim.Node) { errEarly = h.Resume(h.Tasks()[0]) }},
+		&scripted{atMs: 5000, fn: func(h sim.Handle, n *sim.Node) { errEarly = h.Resume(h.Task(0)) }},
 		&scripted{atMs: 9000, fn: func(h sim.Handle, n *sim.Node) {
-			if !h.Tasks()[0].Swapped() {
+			if !h.Task(0).Swapped() {
 				t.Fatal("the reducer should still be swapped out")
 			}
-			if err := h.Resume(h.Tasks()[0]); err != nil {
+			if err := h.Resume(h.Task(0)); err != nil {
 				t.Fatal(err)
 			}
 		}})
@@ -127,15 +127,15 @@ func TestSwapOutReleasesMemory(t *testing.T) {
 		t.Fatalf("swapped out: alloc %v, memory used %v, second swap-out err %v; want <0, 0>, 0 and an error", during, mem, errTwice)
 	}
 	// The 400 MB task fits only in the memory the reducer released.
-	if m := s.Tasks[1]; m.FirstStartMs >= 5000 || m.FinishMs > 9000 {
+	if m := s.AllTasks()[1]; m.FirstStartMs >= 5000 || m.FinishMs > 9000 {
 		t.Fatalf("other task ran %d-%d ms, want it in the released memory before the resume", m.FirstStartMs, m.FinishMs)
 	}
 	if errEarly == nil {
 		t.Fatal("resume while the other task holds the memory must fail")
 	}
 	// 2 s of work, suspended until 9 s, 1 s paging in, 8 s more.
-	if s.Tasks[0].FinishMs != 18000 || s.Tasks[0].Swapped() {
-		t.Fatalf("finished at %d ms, want 18000", s.Tasks[0].FinishMs)
+	if s.AllTasks()[0].FinishMs != 18000 || s.AllTasks()[0].Swapped() {
+		t.Fatalf("finished at %d ms, want 18000", s.AllTasks()[0].FinishMs)
 	}
 }
 
@@ -154,7 +154,7 @@ func TestShrinkCapsCPU(t *testing.T) {
 	if free.VCores != 2 {
 		t.Fatalf("free vCores after shrink %d, want 2", free.VCores)
 	}
-	if got := float64(s.Tasks[0].FinishMs) / 1000; math.Abs(got-18) > 0.002 {
+	if got := float64(s.AllTasks()[0].FinishMs) / 1000; math.Abs(got-18) > 0.002 {
 		t.Fatalf("finished at %v s, want 18 (2 s full speed + 8 s of work at half)", got)
 	}
 }
@@ -168,7 +168,7 @@ func TestReservationBlocksOthers(t *testing.T) {
 	// heartbeat), so that big starts exactly as small ends.
 	s := run(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(4, 1000)}}, Jobs: jobs, Model: sim.Model{HeartbeatMs: 100, ImmediateRelease: true}})
 	// small2 fits beside small at 2 s, but the node is reserved for big.
-	if st := s.Tasks[2].FirstStartMs; st != 20000 {
+	if st := s.AllTasks()[2].FirstStartMs; st != 20000 {
 		t.Fatalf("small2 started at %d ms, want 20000 (after big)", st)
 	}
 	if s.Stats().Reservations != 2 {

@@ -150,11 +150,11 @@ func (s *Sim) retire(j *Job) {
 		return
 	}
 	if j.AM != nil {
-		s.Tasks[j.AM.ID] = nil
+		s.tasks.release(j.AM.ID)
 	}
 	for _, st := range j.Stages {
 		for _, t := range st.Tasks {
-			s.Tasks[t.ID] = nil
+			s.tasks.release(t.ID)
 		}
 		s.stages[st.id] = nil
 	}
@@ -167,13 +167,30 @@ func (s *Sim) retire(j *Job) {
 var taskLabel = HashString("task")
 
 func (s *Sim) newTask(t *Task, j *Job, st *Stage, idx int, kind TaskKind, req Res, dur Ms, prof *Profile) *Task {
-	*t = Task{ID: int32(len(s.Tasks)), Job: j, Stage: st, Index: idx, Kind: kind, Req: req, DurMs: dur,
+	*t = Task{ID: s.tasks.next(), Job: j, Stage: st, Index: idx, Kind: kind, Req: req, DurMs: dur,
 		phases: prof.Phases, prof: prof, StartMs: -1, FirstStartMs: -1, FinishMs: -1, pos: -1, pollAt: -1}
 	t.rngSeed = DeriveSeed(s.cfg.Seed, taskLabel, uint64(t.ID))
 	t.abs = kind != KindAM && prof.Absolute
 	t.jit = prof.Jitter
-	s.Tasks = append(s.Tasks, t)
+	s.tasks.add(t)
 	return t
+}
+
+// Task returns the task of ID id: one of a job arrived and not yet
+// removed (with Config.KeepTasks, any built), else nil.
+func (s *Sim) Task(id int32) *Task { return s.tasks.at(id) }
+
+// TaskIDs is the number of task IDs handed out so far: every ID is below
+// it (parts that keep something per task size their tables by it).
+func (s *Sim) TaskIDs() int32 { return s.tasks.next() }
+
+// AllTasks returns every task built, by ID, with Config.KeepTasks (nil
+// without: a job's tasks are released when its application is removed).
+func (s *Sim) AllTasks() []*Task {
+	if !s.cfg.KeepTasks {
+		return nil
+	}
+	return s.tasks.all()
 }
 
 // placeBlock places an HDFS-like block: the first replica on a random node,

@@ -76,7 +76,7 @@ func TestLocality(t *testing.T) {
 	nodes := []sim.NodeSpec{{Name: "a", Rack: 0, Cap: res(1, 1000)}, {Name: "b", Rack: 1, Cap: res(1, 1000)}}
 	for seed := uint64(1); seed < 20; seed++ {
 		s := run(t, sim.Config{Nodes: nodes, Jobs: []sim.JobSpec{j}, Seed: seed, Model: sim.Model{HeartbeatMs: 1, OffRackReadFactor: 0.5}})
-		tk := s.Tasks[0]
+		tk := s.AllTasks()[0]
 		want := 10.0
 		if tk.Locality == sim.OffRack {
 			want = 15 // 5 s of read at half speed, 5 s of compute
@@ -107,16 +107,16 @@ func TestShuffleWaitsForMaps(t *testing.T) {
 		s := run(t, sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(8, 1000)}},
 			Jobs:  []sim.JobSpec{{Name: "mr", Stages: []sim.StageSpec{maps, red}}},
 			Model: sim.Model{HeartbeatMs: 1, ShuffleEventPollMs: c.pollMs}})
-		r := s.Tasks[2]
+		r := s.AllTasks()[2]
 		// Released at 10 s (half the maps done), shuffles 2.5 s of its 5 s,
 		// then waits for the last map at 30 s, fetches the rest once it
 		// knows (2.5 s), reduces 5 s.
 		if r.FirstStartMs < 10000 || r.FirstStartMs > 10002 {
 			t.Fatalf("poll %d ms: reducer started at %d ms, want ~10000", c.pollMs, r.FirstStartMs)
 		}
-		want := float64(c.learn(r.FirstStartMs, s.Tasks[1].FinishMs))/1000 + 7.5
+		want := float64(c.learn(r.FirstStartMs, s.AllTasks()[1].FinishMs))/1000 + 7.5
 		if got := float64(r.FinishMs) / 1000; math.Abs(got-want) > 0.002 {
-			t.Fatalf("poll %d ms: reducer finished at %v s, want %v (last map at %d ms)", c.pollMs, got, want, s.Tasks[1].FinishMs)
+			t.Fatalf("poll %d ms: reducer finished at %v s, want %v (last map at %d ms)", c.pollMs, got, want, s.AllTasks()[1].FinishMs)
 		}
 	}
 }

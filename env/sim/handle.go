@@ -19,7 +19,8 @@ type Handle interface {
 	Now() Ms                // the current simulated time
 	Nodes() []*Node         // every node, by ID
 	Jobs() []*Job           // every job, by ID (in submission order); AM and Stages nil before it arrives and once its application is removed (Config.KeepTasks)
-	Tasks() []*Task         // the tasks of the jobs arrived, AMs included, by ID; nil for a job's once its application is removed (Config.KeepTasks)
+	Task(id int32) *Task    // the task of ID id, of a job arrived; nil once its application is removed (unless Config.KeepTasks)
+	TaskIDs() int32         // task IDs handed out so far: every ID is below it
 	Capacity() Res          // the cluster's total capacity
 	Allocated() Res         // what guaranteed containers hold, cluster-wide
 	ReservedNodes() []*Node // the nodes holding a reservation
@@ -77,7 +78,8 @@ type handle struct{ s *Sim }
 func (h *handle) Now() Ms                { return h.s.now }
 func (h *handle) Nodes() []*Node         { return h.s.Nodes }
 func (h *handle) Jobs() []*Job           { return h.s.Jobs }
-func (h *handle) Tasks() []*Task         { return h.s.Tasks }
+func (h *handle) Task(id int32) *Task    { return h.s.Task(id) }
+func (h *handle) TaskIDs() int32         { return h.s.TaskIDs() }
 func (h *handle) Capacity() Res          { return h.s.capacity }
 func (h *handle) Allocated() Res         { return h.s.acct.allocG }
 func (h *handle) ReservedNodes() []*Node { return h.s.reserved }

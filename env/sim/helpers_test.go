@@ -50,7 +50,7 @@ func run(t testing.TB, cfg sim.Config) *sim.Sim {
 // finishS returns each task's finish time in seconds, in task order.
 func finishS(s *sim.Sim) []float64 {
 	var out []float64
-	for _, tk := range s.Tasks {
+	for _, tk := range s.AllTasks() {
 		if tk.Kind != sim.KindAM {
 			out = append(out, float64(tk.FinishMs)/1000)
 		}

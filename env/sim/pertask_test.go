@@ -20,7 +20,7 @@ func TestPerTaskProfiles(t *testing.T) {
 	cfg := sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: res(4, 4000)}}, Jobs: []sim.JobSpec{j},
 		Model: sim.Model{HeartbeatMs: 100}, Policy: fifoPolicy(t), KeepTasks: true,
 		AfterEvent: simtest.Invariants(t, func(s *sim.Sim) {
-			for _, tk := range s.Tasks {
+			for _, tk := range s.AllTasks() {
 				if tk.State == sim.TaskRunning {
 					l := got[tk.ID]
 					if u := (seen{tk.Use.CPU, tk.Use.MemMB}); len(l) == 0 || l[len(l)-1] != u {
@@ -49,8 +49,8 @@ func TestPerTaskProfiles(t *testing.T) {
 			}
 		}
 	}
-	if s.Tasks[2].Profile().Name != "two" || s.Tasks[1].Profile().Name != "t" {
-		t.Errorf("profiles %q, %q", s.Tasks[2].Profile().Name, s.Tasks[1].Profile().Name)
+	if s.Task(2).Profile().Name != "two" || s.Task(1).Profile().Name != "t" {
+		t.Errorf("profiles %q, %q", s.Task(2).Profile().Name, s.Task(1).Profile().Name)
 	}
 }
 
@@ -68,13 +68,13 @@ func TestHostHints(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.RunUntil(1) // the job arrives: its tasks are built
-	if r := s.Tasks[0].Replicas; len(r) != 1 || r[0] != 2 {
+	if r := s.Task(0).Replicas; len(r) != 1 || r[0] != 2 {
 		t.Errorf("hint 2: replicas %v", r)
 	}
-	if r := s.Tasks[1].Replicas; len(r) != 1 || r[0] != 1 {
+	if r := s.Task(1).Replicas; len(r) != 1 || r[0] != 1 {
 		t.Errorf("hint 4 on 3 nodes: replicas %v, want [1]", r)
 	}
-	if r := s.Tasks[2].Replicas; len(r) != 3 {
+	if r := s.Task(2).Replicas; len(r) != 3 {
 		t.Errorf("no hint: replicas %v, want 3 drawn", r)
 	}
 	run(t, sim.Config{Nodes: nodes, Jobs: []sim.JobSpec{j}})

@@ -32,10 +32,10 @@ func TestPreemptFreesJobNowNodeLater(t *testing.T) {
 	}
 	// Preempted at the 4 s heartbeat; the node manager stops it at 5 s and
 	// reports it at 6 s, when it is relaunched: 10 s of work to 16 s.
-	if s.Tasks[0].FinishMs != 16000 {
-		t.Fatalf("finished at %d ms, want 16000", s.Tasks[0].FinishMs)
+	if s.AllTasks()[0].FinishMs != 16000 {
+		t.Fatalf("finished at %d ms, want 16000", s.AllTasks()[0].FinishMs)
 	}
-	if err := s.Preempt(s.Tasks[0]); err == nil {
+	if err := s.Preempt(s.AllTasks()[0]); err == nil {
 		t.Fatal("preempting a finished task must fail")
 	}
 }

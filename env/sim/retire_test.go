@@ -68,7 +68,7 @@ func TestTasksLiveWhileJobsDo(t *testing.T) {
 				}
 				for _, st := range j.Stages {
 					for _, tk := range st.Tasks {
-						if s.Tasks[tk.ID] != tk {
+						if s.Task(tk.ID) != tk {
 							t.Fatalf("t=%d: %s is not Tasks[%d]", s.Now(), tk, tk.ID)
 						}
 						built++
@@ -79,8 +79,8 @@ func TestTasksLiveWhileJobsDo(t *testing.T) {
 				}
 			}
 		}
-		if built != len(s.Tasks) {
-			t.Fatalf("t=%d: %d tasks built for the jobs arrived, Tasks holds %d", s.Now(), built, len(s.Tasks))
+		if built != int(s.TaskIDs()) {
+			t.Fatalf("t=%d: %d tasks built for the jobs arrived, %d task IDs handed out", s.Now(), built, s.TaskIDs())
 		}
 	}))
 	// The run ends with the last job's end: its AM container is never
@@ -89,8 +89,8 @@ func TestTasksLiveWhileJobsDo(t *testing.T) {
 	if len(last) != 1 || len(released) != len(jobs)-1 || released[last[0].ID] {
 		t.Fatalf("released the tasks of jobs %v, want all but the last to end (%v)", released, last)
 	}
-	for id, tk := range lazy.Tasks {
-		if tk != nil && tk.Job != last[0] {
+	for id := range lazy.TaskIDs() {
+		if tk := lazy.Task(id); tk != nil && tk.Job != last[0] {
 			t.Errorf("task %d (%s) still held after its job ended", id, tk)
 		}
 	}
@@ -105,8 +105,8 @@ func TestTasksLiveWhileJobsDo(t *testing.T) {
 	if got, want := lazy.JobResults(), kept.JobResults(); !reflect.DeepEqual(got, want) {
 		t.Errorf("job results %+v, with every task kept %+v", got, want)
 	}
-	if n := len(kept.Tasks); n != len(lazy.Tasks) || kept.Tasks[n-1] == nil || kept.Jobs[0].Stages == nil {
-		t.Errorf("KeepTasks: %d tasks (the lazy run built %d), the last %v, job 0's stages %v", n, len(lazy.Tasks), kept.Tasks[n-1], kept.Jobs[0].Stages)
+	if all := kept.AllTasks(); len(all) != int(lazy.TaskIDs()) || all[len(all)-1] == nil || kept.Jobs[0].Stages == nil {
+		t.Errorf("KeepTasks: %d tasks (the lazy run built %d), the last %v, job 0's stages %v", len(all), lazy.TaskIDs(), all[len(all)-1], kept.Jobs[0].Stages)
 	}
 }
 
@@ -129,15 +129,15 @@ func TestKeepTasksBuildsUpFront(t *testing.T) {
 		return s
 	}
 	up, lazy := mk(true), mk(false)
-	if len(up.Tasks) != 7 || len(lazy.Tasks) != 0 {
-		t.Fatalf("after New: %d tasks with KeepTasks (want 7), %d without (want 0)", len(up.Tasks), len(lazy.Tasks))
+	if len(up.AllTasks()) != 7 || lazy.TaskIDs() != 0 {
+		t.Fatalf("after New: %d tasks with KeepTasks (want 7), %d without (want 0)", len(up.AllTasks()), lazy.TaskIDs())
 	}
 	lazy.RunUntil(5001) // both jobs have arrived, none has ended
-	if len(lazy.Tasks) != 7 {
-		t.Fatalf("%d tasks built once both jobs arrived, want 7", len(lazy.Tasks))
+	if lazy.TaskIDs() != 7 {
+		t.Fatalf("%d tasks built once both jobs arrived, want 7", lazy.TaskIDs())
 	}
-	for i, tk := range up.Tasks {
-		if l := lazy.Tasks[i]; l.ID != tk.ID || l.Job.ID != tk.Job.ID || l.Index != tk.Index || !slices.Equal(l.Replicas, tk.Replicas) {
+	for i, tk := range up.AllTasks() {
+		if l := lazy.Task(int32(i)); l.ID != tk.ID || l.Job.ID != tk.Job.ID || l.Index != tk.Index || !slices.Equal(l.Replicas, tk.Replicas) {
 			t.Errorf("task %d: built on arrival as %s on %v, up front as %s on %v", i, l, l.Replicas, tk, tk.Replicas)
 		}
 	}

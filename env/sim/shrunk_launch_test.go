@@ -66,7 +66,7 @@ func TestLaunchShrunk(t *testing.T) {
 				t.Fatal(err)
 			}
 			s2.Run()
-			tk := s2.Tasks[0]
+			tk := s2.AllTasks()[0]
 			got := float64(tk.FinishMs-tk.StartMs) / 1000
 			if math.Abs(got-c.wantS) > 0.01 {
 				t.Errorf("run time %.3f s, want %.3f", got, c.wantS)

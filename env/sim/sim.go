@@ -34,7 +34,7 @@ type Config struct {
 	// its end. By default a job's Task and Stage objects exist from its
 	// arrival until its application is removed after it ends (build.go):
 	// before and after, Job.AM and Job.Stages are nil and so are its
-	// entries in Sim.Tasks, and memory follows the jobs in flight. The
+	// Sim.Task of their IDs, and memory follows the jobs in flight. The
 	// results are the same either way; tests and tools that read tasks
 	// before their job arrives (the oracle's export of block placements)
 	// or after it has ended (per-task metrics) set it.
@@ -86,10 +86,10 @@ type Sim struct {
 	Nodes []*Node
 	// Jobs holds every job of the run, by ID (submission order).
 	Jobs []*Job
-	// Tasks holds the tasks built so far (those of the jobs arrived), AMs
-	// included, by ID; a job's entries are nil once it has ended and its
+	// tasks finds the tasks built so far (those of the jobs arrived), AMs
+	// included, by ID; a job's are gone once it has ended and its
 	// application is removed, unless Config.KeepTasks (build.go).
-	Tasks    []*Task
+	tasks    taskTable
 	racks    int
 	capacity Res
 	// typedCluster: some node is a Hadoop 1 TaskTracker with typed slots.

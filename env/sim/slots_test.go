@@ -59,7 +59,7 @@ func TestTypedSlots(t *testing.T) {
 	// more maps than map slots the node would be reserved for the next map
 	// and take no reducer until a map slot frees: YARN's reservation.)
 	var redStarts []sim.Ms
-	for _, tk := range s.Tasks {
+	for _, tk := range s.AllTasks() {
 		if tk.Kind == sim.KindReduce {
 			redStarts = append(redStarts, tk.FirstStartMs)
 		}
@@ -67,7 +67,7 @@ func TestTypedSlots(t *testing.T) {
 	if redStarts[0] != 0 || redStarts[1] != 1000 {
 		t.Fatalf("reducers started at %v ms; want 0 and 1000 (one per heartbeat)", redStarts)
 	}
-	for _, tk := range s.Tasks {
+	for _, tk := range s.AllTasks() {
 		if tk.Kind == sim.KindMap && tk.FirstStartMs != 0 {
 			t.Fatalf("map %d started at %d ms: reducers must not take map slots", tk.Index, tk.FirstStartMs)
 		}

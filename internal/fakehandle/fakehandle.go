@@ -147,10 +147,17 @@ func name(t *sim.Task) string {
 
 // The clock and the cluster.
 
-func (c *Cluster) Now() sim.Ms           { return c.NowMs }
-func (c *Cluster) Nodes() []*sim.Node    { return c.nodes }
-func (c *Cluster) Jobs() []*sim.Job      { return c.jobs }
-func (c *Cluster) Tasks() []*sim.Task    { return c.tasks }
+func (c *Cluster) Now() sim.Ms        { return c.NowMs }
+func (c *Cluster) Nodes() []*sim.Node { return c.nodes }
+func (c *Cluster) Jobs() []*sim.Job   { return c.jobs }
+func (c *Cluster) Tasks() []*sim.Task { return c.tasks }
+func (c *Cluster) Task(id int32) *sim.Task {
+	if id < 0 || int(id) >= len(c.tasks) {
+		return nil
+	}
+	return c.tasks[id]
+}
+func (c *Cluster) TaskIDs() int32        { return int32(len(c.tasks)) }
 func (c *Cluster) Finishing() []*sim.Job { return nil }
 
 func (c *Cluster) Capacity() sim.Res {

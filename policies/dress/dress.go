@@ -299,7 +299,7 @@ func (d *Dress) TasksRebound(h sim.Handle, from, to []*sim.Task) {
 			j = to[i].Job
 		}
 	}
-	d.info(h, j).tr.Rebound(fi, ti, h.Now(), func(t int32) float64 { return d.Units(h.Tasks()[t].Req) })
+	d.info(h, j).tr.Rebound(fi, ti, h.Now(), func(t int32) float64 { return d.Units(h.Task(t).Req) })
 }
 
 // JobArrived implements sim.JobListener: the job is classified on arrival.

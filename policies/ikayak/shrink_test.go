@@ -131,7 +131,7 @@ func TestShrinkingThroughEngine(t *testing.T) {
 	if sh.Shrunk != 8 {
 		t.Fatalf("%d maps launched shrunk, want 8 (two waves of 4; the last 2 fit at full size)", sh.Shrunk)
 	}
-	for _, tk := range s.Tasks {
+	for _, tk := range s.AllTasks() {
 		if tk.Locality != sim.NodeLocal {
 			t.Fatalf("%s ran %v", tk, tk.Locality)
 		}

@@ -251,7 +251,7 @@ func (c *Classifier) Launched(h sim.Handle, t *sim.Task) int {
 	if t.Stage == nil {
 		return Long
 	}
-	c.grow(len(h.Tasks()))
+	c.grow(int(h.TaskIDs()))
 	b := c.progressBucket(t.Job)
 	k := c.Classify(c.Features(t, b))
 	c.pred[t.ID] = int8(k + 1)
@@ -262,7 +262,7 @@ func (c *Classifier) Launched(h sim.Handle, t *sim.Task) int {
 // Rebound moves the classes recorded at launch from the tasks from[i] to
 // to[i] (sim.Rebinder).
 func (c *Classifier) Rebound(h sim.Handle, from, to []*sim.Task) {
-	c.grow(len(h.Tasks()))
+	c.grow(int(h.TaskIDs()))
 	pred, bucket := make([]int8, len(from)), make([]int8, len(from))
 	for i, t := range from {
 		if t != nil {
@@ -305,7 +305,7 @@ func (c *Classifier) TaskEnded(h sim.Handle, t *sim.Task, o sim.Outcome) {
 	if t.Stage == nil {
 		return
 	}
-	c.grow(len(h.Tasks()))
+	c.grow(int(h.TaskIDs()))
 	pred, b := c.pred[t.ID], int(c.bucket[t.ID])
 	c.pred[t.ID] = 0
 	if o != sim.Finished {

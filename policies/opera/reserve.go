@@ -186,8 +186,8 @@ func (o *Opera) growQueues(h sim.Handle) {
 	for len(o.queues) < len(h.Nodes()) {
 		o.queues = append(o.queues, nil)
 	}
-	if len(o.resvAt) < len(h.Tasks()) {
-		o.resvAt = append(o.resvAt, make([]int32, len(h.Tasks())-len(o.resvAt))...)
+	if len(o.resvAt) < int(h.TaskIDs()) {
+		o.resvAt = append(o.resvAt, make([]int32, int(h.TaskIDs())-len(o.resvAt))...)
 	}
 }
 

@@ -118,7 +118,7 @@ func Metrics(r *runner.Result) map[string]float64 {
 	var local, maps float64
 	var mapS, redS, execWait []float64
 	startup := s.Model().AMStartupMs
-	for _, t := range s.Tasks {
+	for _, t := range s.AllTasks() {
 		if t.State != sim.TaskDone {
 			continue
 		}

@@ -80,7 +80,7 @@ func metrics(r *runner.Result) map[string]float64 {
 		m["job_s:"+k] = v / n[k]
 	}
 	var mapS, maps float64
-	for _, t := range r.Sim.Tasks {
+	for _, t := range r.Sim.AllTasks() {
 		if t.Kind == sim.KindMap && t.State == sim.TaskDone {
 			mapS += float64(t.FinishMs-t.StartMs) / 1000
 			maps++

@@ -78,7 +78,7 @@ func metrics(r *runner.Result) map[string]float64 {
 	}
 	m["goals_met"] = met
 	busy := 0.0
-	for _, t := range s.Tasks {
+	for _, t := range s.AllTasks() {
 		if t.Kind != sim.KindAM && t.State == sim.TaskDone {
 			busy += float64(t.FinishMs - t.StartMs)
 		}
