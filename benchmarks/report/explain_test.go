@@ -101,3 +101,19 @@ func yAxes(t *testing.T, script string) string {
 	}
 	return m
 }
+
+// TestActionsHoldOverTheirInterval: an action set at a step's start holds
+// until the next step, so the step line turns at the end of the interval
+// ("start" drew each action over the interval before it).
+func TestActionsHoldOverTheirInterval(t *testing.T) {
+	l := followLearning()
+	l.Follow = nil
+	b, err := BuildLearning(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acts := chartScript(t, string(b), "chart_actions_t_v0_ppo")
+	if !strings.Contains(acts, `"step":"end"`) || strings.Contains(acts, `"step":"start"`) {
+		t.Error("actions chart: want step lines turning at the interval's end")
+	}
+}

@@ -118,7 +118,7 @@ func BuildLearning(l Learning) ([]byte, error) {
 			for i, t := range l.TimeS {
 				data[i] = opts.LineData{Value: []any{num(t), num(l.Actions[i][j])}}
 			}
-			acts.AddSeries(p, data, lineStyle(j, "solid"), charts.WithLineChartOpts(opts.LineChart{Step: "start"}))
+			acts.AddSeries(p, data, lineStyle(j, "solid"), charts.WithLineChartOpts(opts.LineChart{Step: "end"}))
 		}
 		cs = append(cs, snip(aid, acts))
 	}
