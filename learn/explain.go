@@ -31,7 +31,7 @@ type FeatureLink struct {
 	// per-episode Spearman rank correlation between the action and the
 	// feature (0 for an episode in which the feature is constant: the
 	// action cannot follow it there); SE is its standard error over those
-	// episodes (NaN for one). Per-episode correlations keep differences
+	// episodes (0 for fewer than two: JSON holds no NaN). Per-episode correlations keep differences
 	// between seeds (one seed's busier workload) from reading as following.
 	Rho float64 `json:"rho"`
 	SE  float64 `json:"se"`
@@ -166,7 +166,7 @@ func links(traces []*ActionTrace, j int, cands []int, all []float64) ([]FeatureL
 			}
 			rhos = append(rhos, r)
 		}
-		l := FeatureLink{Feature: traces[0].Features[k], Rho: math.NaN(), SE: math.NaN(), Pooled: 0}
+		l := FeatureLink{Feature: traces[0].Features[k]}
 		if varies(pooled) {
 			l.Pooled = spearman(all, pooled)
 		}
@@ -278,7 +278,7 @@ func sentence(pe ParamExplanation) string {
 }
 
 func rhoText(l FeatureLink, seeds int) string {
-	if seeds < 2 || math.IsNaN(l.SE) {
+	if seeds < 2 {
 		return fmt.Sprintf("%+.2f (over %d episode(s) in which it varies)", l.Rho, seeds)
 	}
 	return fmt.Sprintf("%+.2f ± %.2f (mean ± s.e. over %d episodes)", l.Rho, l.SE, seeds)

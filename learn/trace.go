@@ -38,6 +38,10 @@ type ActionTrace struct {
 // and used by them.
 var LoadNames = []string{"jobs waiting", "jobs running", "vcores reserved", "cpu used"}
 
+// LoadShare marks which of LoadNames are shares of capacity (the others
+// are counts), for a chart to put them on their own axis.
+var LoadShare = []bool{false, false, true, true}
+
 // Trace plays one episode of seed with agent and records its actions, as
 // the environment applied them (clipped, rounded), beside the observation
 // and load each was chosen in.
