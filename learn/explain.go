@@ -251,11 +251,11 @@ func strength(rho float64) string {
 func sentence(pe ParamExplanation) string {
 	n := len(pe.Seeds)
 	if !pe.Moves {
-		return fmt.Sprintf("%s does not move: %.4g at every step of %d test episodes, so what it gains over the best static setting is its value, not adaptivity.",
+		return fmt.Sprintf("%s does not move: %.4g at every step of %d episodes; it acts as a static setting, and what it gains is that value, not adaptivity.",
 			pe.Param, pe.Median, n)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s moves over %.0f %% of its range (5th-95th percentile %.3g-%.3g, median %.3g; it varies within %d of %d test episodes)",
+	fmt.Fprintf(&b, "%s moves over %.0f %% of its range (5th-95th percentile %.3g-%.3g, median %.3g; it varies within %d of %d episodes)",
 		pe.Param, 100*pe.Spread, pe.P5, pe.P95, pe.Median, pe.MovingSeeds, n)
 	if pe.Follows == "" {
 		fmt.Fprintf(&b, " and follows no observed feature: the strongest, %s, has Spearman rho %s.", pe.Links[0].Feature, rhoText(pe.Links[0], pe.MovingSeeds))
@@ -272,7 +272,7 @@ func sentence(pe ParamExplanation) string {
 		b.WriteString(".")
 	}
 	if pe.Spread < NearlyConstant {
-		b.WriteString(" It is nearly constant: what it gains over the best static setting is mostly its level, not adaptivity.")
+		b.WriteString(" It is nearly constant: what it gains is mostly its level, not adaptivity.")
 	}
 	return b.String()
 }
