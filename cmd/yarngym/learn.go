@@ -37,7 +37,8 @@ controller on the test seeds paired with the task's baselines, and prints
 the comparison table. Each learner writes OUT/TASK/ALGO/: model.json (the
 model, checkpointed during PPO), curve.csv (the learning curve), eval.json
 (test returns, paired differences, timing) and report.html (the curve
-beside the baselines; the controller's actions over one test episode).
+beside the baselines; which observed feature each action follows over
+the test seeds, drawn beside one test episode's actions, and the load).
 Learners: grid, random, cmaes, bo (budget: evaluations), ppo (budget:
 env steps).`, "yarngym learn OPERA-v0,AutoAdmin-v0 --algo grid,cmaes,ppo --budget grid=81,cmaes=27,ppo=100000")
 	algos := c.fs.String("algo", "ppo", "`LEARNERS`, comma-separated: "+strings.Join(learn.Names(), ", "))
