@@ -30,10 +30,22 @@ type Learning struct {
 	Learned   NamedValue
 	// Table rows (label, value) summarising the run.
 	Summary [][2]string
-	// One test episode: the time of each step and the parameters' values.
-	Params  []string
-	TimeS   []float64
-	Actions [][]float64
+	// One test episode (of seed EpisodeSeed): the time of each step and
+	// the parameters' values.
+	EpisodeSeed uint64
+	Params      []string
+	TimeS       []float64
+	Actions     [][]float64
+	// Follow, per parameter, says which feature its action follows over
+	// the test episodes (FollowOver names them, e.g. "test seeds 1-20");
+	// with it, each action is drawn beside that feature, and the episode's
+	// load (LoadNames, per step Load; LoadShare marks the measures that are
+	// shares of capacity, drawn on their own axis) below.
+	Follow     []Follow
+	FollowOver string
+	LoadNames  []string
+	LoadShare  []bool
+	Load       [][]float64
 }
 
 // NamedValue is a labelled number.
@@ -48,12 +60,6 @@ func BuildLearning(l Learning) ([]byte, error) {
 	id := ids{}
 	var cs []chart
 
-	curve := charts.NewLine()
-	cid := id.next("learning", l.Task, l.Algo)
-	curve.SetGlobalOptions(append(common(cid, "Learning curve: "+l.Algo+" on "+l.Task,
-		"return ("+l.Objective+") on train seeds; dashed: the baselines' mean return on the test seeds", "axis"),
-		charts.WithXAxisOpts(opts.XAxis{Name: l.XUnit, Type: "value", NameLocation: "middle", NameGap: 25}),
-		charts.WithYAxisOpts(opts.YAxis{Name: "return", Type: "value", Scale: opts.Bool(true)}))...)
 	pts := func(ys []float64) []opts.LineData {
 		out := make([]opts.LineData, len(ys))
 		for i, y := range ys {
@@ -61,18 +67,27 @@ func BuildLearning(l Learning) ([]byte, error) {
 		}
 		return out
 	}
-	curve.AddSeries("this point", pts(l.CurveReturn), lineStyle(0, "solid"))
-	curve.AddSeries("best so far", pts(l.CurveBest), lineStyle(1, "solid"))
-	if n := len(l.CurveX); n > 0 {
-		for i, b := range append(append([]NamedValue{}, l.Baselines...), l.Learned) {
-			if b.Name == "" {
-				continue
+	// evaluate --report draws a saved model's episodes without a curve.
+	if len(l.CurveX) > 0 {
+		curve := charts.NewLine()
+		cid := id.next("learning", l.Task, l.Algo)
+		curve.SetGlobalOptions(append(common(cid, "Learning curve: "+l.Algo+" on "+l.Task,
+			"return ("+l.Objective+") on train seeds; dashed: the baselines' mean return on the test seeds", "axis"),
+			charts.WithXAxisOpts(opts.XAxis{Name: l.XUnit, Type: "value", NameLocation: "middle", NameGap: 25}),
+			charts.WithYAxisOpts(opts.YAxis{Name: "return", Type: "value", Scale: opts.Bool(true)}))...)
+		curve.AddSeries("this point", pts(l.CurveReturn), lineStyle(0, "solid"))
+		curve.AddSeries("best so far", pts(l.CurveBest), lineStyle(1, "solid"))
+		if n := len(l.CurveX); n > 0 {
+			for i, b := range append(append([]NamedValue{}, l.Baselines...), l.Learned) {
+				if b.Name == "" {
+					continue
+				}
+				line := []opts.LineData{{Value: []any{num(l.CurveX[0]), num(b.Value)}}, {Value: []any{num(l.CurveX[n-1]), num(b.Value)}}}
+				curve.AddSeries(b.Name+" (test)", line, lineStyle(i+2, "dashed"))
 			}
-			line := []opts.LineData{{Value: []any{num(l.CurveX[0]), num(b.Value)}}, {Value: []any{num(l.CurveX[n-1]), num(b.Value)}}}
-			curve.AddSeries(b.Name+" (test)", line, lineStyle(i+2, "dashed"))
 		}
+		cs = append(cs, snip(cid, curve))
 	}
-	cs = append(cs, snip(cid, curve))
 
 	if len(l.DiagNames) > 0 {
 		diag := charts.NewLine()
@@ -87,7 +102,11 @@ func BuildLearning(l Learning) ([]byte, error) {
 		cs = append(cs, snip(did, diag))
 	}
 
-	if len(l.TimeS) > 0 {
+	// With an explanation, the follow charts draw the actions (beside
+	// what they follow); without, the actions alone.
+	if len(l.Follow) > 0 {
+		cs = append(cs, followCharts(id, l)...)
+	} else if len(l.TimeS) > 0 {
 		acts := charts.NewLine()
 		aid := id.next("actions", l.Task, l.Algo)
 		acts.SetGlobalOptions(append(common(aid, "The controller's actions over one test episode",
@@ -99,7 +118,7 @@ func BuildLearning(l Learning) ([]byte, error) {
 			for i, t := range l.TimeS {
 				data[i] = opts.LineData{Value: []any{num(t), num(l.Actions[i][j])}}
 			}
-			acts.AddSeries(p, data, lineStyle(j, "solid"), charts.WithLineChartOpts(opts.LineChart{Step: "start"}))
+			acts.AddSeries(p, data, lineStyle(j, "solid"), charts.WithLineChartOpts(opts.LineChart{Step: "end"}))
 		}
 		cs = append(cs, snip(aid, acts))
 	}
@@ -133,7 +152,9 @@ td, th { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
 <table>
 {{range .L.Summary}}<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>
 {{end}}</table>
-{{range .Charts}}{{.HTML}}
+{{if .L.Follow}}<h2>What the controller's actions follow ({{.L.FollowOver}})</h2>
+{{range .L.Follow}}<p>{{.Sentence}}</p>
+{{end}}{{end}}{{range .Charts}}{{.HTML}}
 {{end}}
 </body>
 </html>

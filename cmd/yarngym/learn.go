@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -36,7 +37,8 @@ controller on the test seeds paired with the task's baselines, and prints
 the comparison table. Each learner writes OUT/TASK/ALGO/: model.json (the
 model, checkpointed during PPO), curve.csv (the learning curve), eval.json
 (test returns, paired differences, timing) and report.html (the curve
-beside the baselines; the controller's actions over one test episode).
+beside the baselines; which observed feature each action follows over
+the test seeds, drawn beside one test episode's actions, and the load).
 Learners: grid, random, cmaes, bo (budget: evaluations), ppo (budget:
 env steps).`, "yarngym learn OPERA-v0,AutoAdmin-v0 --algo grid,cmaes,ppo --budget grid=81,cmaes=27,ppo=100000")
 	algos := c.fs.String("algo", "ppo", "`LEARNERS`, comma-separated: "+strings.Join(learn.Names(), ", "))
@@ -168,11 +170,13 @@ func learnOne(t task.Task, algo string, budget int, seed uint64, workers, trainS
 		"grad_steps_per_s": float64(res.GradSteps) / trainS, "workers": workers}); err != nil {
 		return compareRow{}, err
 	}
-	tr, err := learn.Trace(t, m.Agent(), t.Test.First)
+	// Every test seed, so that the report can say what the actions follow
+	// across episodes rather than in the one it draws.
+	x, err := explainModel(t, m, task.SplitTest, t.Test.List(), workers)
 	if err != nil {
 		return compareRow{}, err
 	}
-	html, err := report.BuildLearning(learningReport(t, algo, res, b, row, tr))
+	html, err := report.BuildLearning(learningReport(t, algo, res, b, row, x))
 	if err != nil {
 		return compareRow{}, err
 	}
@@ -183,11 +187,11 @@ func learnOne(t task.Task, algo string, budget int, seed uint64, workers, trainS
 	return row, nil
 }
 
-func learningReport(t task.Task, algo string, res *learn.Result, b *task.Baselines, row compareRow, tr *learn.ActionTrace) report.Learning {
+func learningReport(t task.Task, algo string, res *learn.Result, b *task.Baselines, row compareRow, x *explained) report.Learning {
 	l := report.Learning{Task: t.ID, Algo: algo, Objective: t.Objective(), XUnit: res.XUnit,
 		Baselines: []report.NamedValue{{Name: "paper default", Value: b.Default.Return.Mean}, {Name: "random", Value: b.Random.Return.Mean}, {Name: bestStaticLabel, Value: b.Best.Return.Mean}},
-		Learned:   report.NamedValue{Name: algo, Value: row.Test.Mean},
-		Params:    tr.Params, TimeS: tr.TimeS, Actions: tr.Actions}
+		Learned:   report.NamedValue{Name: algo, Value: row.Test.Mean}}
+	x.fill(&l)
 	for _, p := range res.Curve {
 		l.CurveX = append(l.CurveX, p.X)
 		l.CurveReturn = append(l.CurveReturn, p.Return)
@@ -238,6 +242,8 @@ again on the same workload and seeds. The output states the workload used.`,
 	c.fs.Var(&sets, "set", "`KEY=VALUE` override of a workload key (workload.*; repeatable), applied after the task's and its split's")
 	split := c.fs.String("split", task.SplitTest, "the task's seed run to play: `SPLIT` train, validation or test (its part of the workload family)")
 	format := c.fs.String("format", "table", "output `FORMAT`: table or json")
+	explain := c.fs.Bool("explain", false, "also say which observed feature each action follows over the seeds played (Spearman correlation per episode, mean ± s.e.)")
+	reportPath := c.fs.String("report", "", "write to `FILE` an HTML report of the first seed's episode: each action beside the feature it follows, and the load (implies --explain)")
 	pos, err := c.parse(args, stdout)
 	if err != nil {
 		return err
@@ -322,14 +328,45 @@ again on the same workload and seeds. The output states the workload used.`,
 	rows = append(rows,
 		compareRow{Task: t.ID, Method: bestStaticLabel, Action: fmtAction(b.Best.Action), Test: task.NewStat(best), VsDefault: task.Paired(best, def)},
 		compareRow{Task: t.ID, Method: m.Algo + " (" + *model + ")", Action: act, Test: task.NewStat(rets), VsBest: task.Paired(rets, best), VsDefault: task.Paired(rets, def)})
+	var x *explained
+	if *explain || *reportPath != "" {
+		if x, err = explainModel(wt, m, *split, seeds, *workers); err != nil {
+			return fmt.Errorf("evaluate: %w", err)
+		}
+		// The controller's median action held fixed on the same seeds:
+		// what beating it is worth says what adapting gains beyond the
+		// level the controller keeps on average.
+		held, err := play(task.Static(x.medians()))
+		if err != nil {
+			return err
+		}
+		// Before the model's row, which stays last.
+		rows = slices.Insert(rows, len(rows)-1, compareRow{Task: t.ID, Method: m.Algo + "'s median action, held fixed", Action: fmtAction(x.medians()),
+			Test: task.NewStat(held), VsBest: task.Paired(held, best), VsDefault: task.Paired(held, def)})
+		x.Held, x.VsHeld = held, task.Paired(rets, held)
+		if *reportPath != "" {
+			if err := writeExplainReport(*reportPath, t, m, *model, wl, rows, x); err != nil {
+				return err
+			}
+		}
+	}
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"task": t.ID, "model": *model, "workload": wl, "rows": rows,
-			"returns": map[string][]float64{"model": rets, "paper default": def, "best static": best}})
+		out := map[string]any{"task": t.ID, "model": *model, "workload": wl, "rows": rows,
+			"returns": map[string][]float64{"model": rets, "paper default": def, "best static": best}}
+		if x != nil {
+			out["explain"] = x.Params
+			out["vs_median_held"] = x.VsHeld
+			out["returns"].(map[string][]float64)["median held"] = x.Held
+		}
+		return enc.Encode(out)
 	}
 	fmt.Fprintf(stdout, "workload: %s\n", wl)
 	printCompare(stdout, rows)
+	if x != nil {
+		x.print(stdout)
+	}
 	return nil
 }
 
