@@ -382,8 +382,8 @@ func (e *Env) episodeHorizon(s *sim.Sim) sim.Ms {
 			h += am
 		}
 		for _, st := range j.Spec.Stages {
-			for _, d := range st.DurationsMs {
-				h += d
+			for i := range st.NumTasks() {
+				h += st.DurationMs(i)
 			}
 		}
 	}

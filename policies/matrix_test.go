@@ -69,7 +69,7 @@ func runPair(t *testing.T, name, policy string, seed uint64, everyEvent bool) {
 	tasks := 0
 	for _, j := range cfg.Jobs {
 		for _, st := range j.Stages {
-			tasks += len(st.DurationsMs)
+			tasks += st.NumTasks()
 		}
 	}
 	opts := []simtest.Option{simtest.Unfinished(), simtest.EndOnly()}
@@ -198,7 +198,7 @@ func TestLivelockDefault(t *testing.T) {
 				for _, ph := range st.Profile.Phases {
 					wall += ph.WallMs
 				}
-				for _, d := range st.DurationsMs {
+				for _, d := range st.Durations() {
 					if d+wall > longest {
 						longest, where = d+wall, fmt.Sprintf("%s: job %s stage %s", name, j.Name, st.Name)
 					}

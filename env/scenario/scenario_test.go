@@ -155,7 +155,7 @@ func checkEveryTaskEndedOnce(t *testing.T, res *runner.Result) {
 	// released: sim.Config.KeepTasks).
 	for _, j := range res.Sim.Jobs {
 		for si, st := range j.Spec.Stages {
-			for ti := range st.DurationsMs {
+			for ti := range st.Durations() {
 				if k := (key{int(j.ID), si, ti}); finished[k] != 1 {
 					t.Fatalf("job %d task %d.%d finished %d times", j.ID, si, ti, finished[k])
 				}
@@ -353,7 +353,7 @@ func TestSetOverridesFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Nodes[0].Cap.VCores != 16 || len(cfg.Jobs[0].Stages[0].DurationsMs) != 9 || *cfg.Policy.Params.Get("max_am_share").Value != 0.25 {
+	if cfg.Nodes[0].Cap.VCores != 16 || cfg.Jobs[0].Stages[0].NumTasks() != 9 || *cfg.Policy.Params.Get("max_am_share").Value != 0.25 {
 		t.Fatalf("overrides not applied: %+v", cfg.Nodes[0])
 	}
 }
@@ -428,7 +428,7 @@ func TestTraceReadOnce(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d after the trace was removed: %v", sd, err)
 		}
-		if len(cfg.Jobs) != 2 || len(cfg.Jobs[0].Stages[0].DurationsMs) != 3 {
+		if len(cfg.Jobs) != 2 || cfg.Jobs[0].Stages[0].NumTasks() != 3 {
 			t.Fatalf("seed %d: %d jobs, want the trace's 2 (the first with 3 maps)", sd, len(cfg.Jobs))
 		}
 	}

@@ -22,7 +22,8 @@ import (
 // (TestMemoryEstimate keeps the estimate within a factor of two of it): a
 // node ~610 bytes (sim.Node, its spec and name, its heartbeat); a job ~500
 // bytes with a stage (sim.Job, its JobSpec, their names); a task ~8 bytes
-// (its duration); a record 48 (sim.TaskRecord); a task in flight ~400
+// (its duration; none where a generator's durations are drawn as tasks are
+// built, sim.LogNormalDurations); a record 48 (sim.TaskRecord); a task in flight ~400
 // bytes more (sim.Task, its place in its stage's queues and in the task
 // table, its block's replicas).
 const (

@@ -40,7 +40,7 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 		if !ss.Req.Fits(maxCap) {
 			return fmt.Errorf("job %q stage %q: request %v is larger than any node", spec.Name, ss.Name, ss.Req)
 		}
-		if len(ss.DurationsMs) == 0 {
+		if ss.NumTasks() == 0 {
 			return fmt.Errorf("job %q stage %q has no tasks", spec.Name, ss.Name)
 		}
 		if ss.Profile == nil {
@@ -55,11 +55,17 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 		if ss.SlowStart < 0 || ss.SlowStart > 1 {
 			return fmt.Errorf("job %q stage %q: slow-start %v outside [0, 1]", spec.Name, ss.Name, ss.SlowStart)
 		}
-		if ss.Profiles != nil && len(ss.Profiles) != len(ss.DurationsMs) {
-			return fmt.Errorf("job %q stage %q: %d per-task profiles for %d tasks", spec.Name, ss.Name, len(ss.Profiles), len(ss.DurationsMs))
+		if len(ss.DurationsMs) > 0 && ss.Drawn.Count != 0 {
+			return fmt.Errorf("job %q stage %q: both durations and drawn durations", spec.Name, ss.Name)
 		}
-		if ss.Hosts != nil && len(ss.Hosts) != len(ss.DurationsMs) {
-			return fmt.Errorf("job %q stage %q: %d host hints for %d tasks", spec.Name, ss.Name, len(ss.Hosts), len(ss.DurationsMs))
+		if ss.Drawn.Count < 0 || !(ss.Drawn.MedianS >= 0) || !(ss.Drawn.Sigma >= 0) {
+			return fmt.Errorf("job %q stage %q: drawn durations %+v: count, median and sigma must not be negative", spec.Name, ss.Name, ss.Drawn)
+		}
+		if ss.Profiles != nil && len(ss.Profiles) != ss.NumTasks() {
+			return fmt.Errorf("job %q stage %q: %d per-task profiles for %d tasks", spec.Name, ss.Name, len(ss.Profiles), ss.NumTasks())
+		}
+		if ss.Hosts != nil && len(ss.Hosts) != ss.NumTasks() {
+			return fmt.Errorf("job %q stage %q: %d host hints for %d tasks", spec.Name, ss.Name, len(ss.Hosts), ss.NumTasks())
 		}
 		for ti, p := range ss.Profiles {
 			if p == nil {
@@ -85,7 +91,7 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 func (spec *JobSpec) TaskCount() int {
 	n := 0
 	for si := range spec.Stages {
-		n += len(spec.Stages[si].DurationsMs)
+		n += spec.Stages[si].NumTasks()
 	}
 	return n
 }
@@ -108,7 +114,7 @@ func (s *Sim) materialize(j *Job) {
 	j.Stages = make([]*Stage, 0, len(spec.Stages))
 	for si := range spec.Stages {
 		ss := &spec.Stages[si]
-		st := &Stage{Index: si, Spec: ss, Tasks: make([]*Task, 0, len(ss.DurationsMs)), id: int32(len(s.stages))}
+		st := &Stage{Index: si, Spec: ss, Tasks: make([]*Task, 0, ss.NumTasks()), id: int32(len(s.stages))}
 		st.rampup = s.rampupStage(j, st)
 		if s.asksStage(j, st) {
 			st.asks = &mapAsks{rmHost: map[int32]int32{}, rmRack: map[int32]int32{}, amHost: map[int32]int32{}, amRack: map[int32]int32{}}
@@ -119,7 +125,8 @@ func (s *Sim) materialize(j *Job) {
 		if replicas <= 0 {
 			replicas = s.model.Replicas
 		}
-		for ti, d := range ss.DurationsMs {
+		for ti := range ss.NumTasks() {
+			d := ss.DurationMs(ti)
 			prof := ss.Profile
 			if ss.Profiles != nil && ss.Profiles[ti] != nil {
 				prof = ss.Profiles[ti]

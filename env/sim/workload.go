@@ -58,8 +58,12 @@ type StageSpec struct {
 	Profile   *Profile
 	SlowStart float64
 	// DurationsMs holds each task's nominal duration: alone on a speed-1 node
-	// with local data. Its length is the stage's task count.
+	// with local data. Its length is the stage's task count. When it is
+	// empty, Drawn describes the durations instead (a generator's
+	// log-normal draws, computed as each task is built). Read them through
+	// NumTasks and DurationMs, which take either.
 	DurationsMs []Ms
+	Drawn       LogNormalDurations
 	// BlockReplicas is the number of HDFS replicas of each map's input block
 	// (0 means the model's default); only maps read blocks.
 	BlockReplicas int
@@ -122,7 +126,8 @@ func IsolatedMs(j *JobSpec, amStartupMs Ms, cap Res) float64 {
 	for i := range j.Stages {
 		st := &j.Stages[i]
 		var longest, total float64
-		for _, d := range st.DurationsMs {
+		for i := range st.NumTasks() {
+			d := st.DurationMs(i)
 			longest = max(longest, float64(d))
 			total += float64(d)
 		}

@@ -32,10 +32,10 @@ func TestDRESSSparkJobs(t *testing.T) {
 			t.Errorf("job %d: %d executors, want %d-%d", id+1, st.MaxRunning, lo, hi)
 		}
 		total := 0.0
-		for _, d := range st.DurationsMs {
+		for _, d := range st.Durations() {
 			total += float64(d)
 		}
-		meanS := total / float64(len(st.DurationsMs)) / 1000
+		meanS := total / float64(st.NumTasks()) / 1000
 		if meanS < 0.8*o.PartitionS || meanS > 1.4*o.PartitionS {
 			t.Errorf("job %d: tasks average %.1f s, want around partition_s %v", id+1, meanS, o.PartitionS)
 		}
@@ -76,11 +76,11 @@ func TestDRESSMapReducePhases(t *testing.T) {
 			t.Fatalf("job %d: %s with %d stages, want maps then reduces", id+1, j.Framework, len(j.Stages))
 		}
 		for _, st := range j.Stages {
-			if len(st.DurationsMs) < 2 {
+			if st.NumTasks() < 2 {
 				continue
 			}
 			var logs []float64
-			for _, d := range st.DurationsMs {
+			for _, d := range st.Durations() {
 				logs = append(logs, math.Log(float64(d)))
 			}
 			m, sd := meanSD(logs)

@@ -28,10 +28,10 @@ func checkFuzzJobs(t *testing.T, jobs []sim.JobSpec) {
 			if s.Req.VCores <= 0 || s.Req.MemMB <= 0 {
 				t.Fatalf("job %q stage %q: request %v is not positive", j.Name, s.Name, s.Req)
 			}
-			if len(s.DurationsMs) == 0 || s.Profile == nil || s.SlowStart < 0 || s.SlowStart > 1 {
-				t.Fatalf("job %q stage %q: %d tasks, profile %v, slow-start %v", j.Name, s.Name, len(s.DurationsMs), s.Profile, s.SlowStart)
+			if s.NumTasks() == 0 || s.Profile == nil || s.SlowStart < 0 || s.SlowStart > 1 {
+				t.Fatalf("job %q stage %q: %d tasks, profile %v, slow-start %v", j.Name, s.Name, s.NumTasks(), s.Profile, s.SlowStart)
 			}
-			for _, d := range s.DurationsMs {
+			for _, d := range s.Durations() {
 				if d < 1 {
 					t.Fatalf("job %q stage %q: duration %d ms", j.Name, s.Name, d)
 				}

@@ -26,10 +26,10 @@ func TestRASWorkload(t *testing.T) {
 	if !j1.AM.IsZero() || j1.Stages[1].Req != (sim.Res{}) || j1.Stages[0].Req != (sim.Res{VCores: 1, MemMB: 1}) {
 		t.Fatalf("J1: AM %v, map %v, reduce %v; want no AM, one map slot, a reduce slot only", j1.AM, j1.Stages[0].Req, j1.Stages[1].Req)
 	}
-	if n := len(j1.Stages[0].DurationsMs); n != 1440 {
+	if n := j1.Stages[0].NumTasks(); n != 1440 {
 		t.Fatalf("J1 (90 GB) has %d maps, want 1440 of 64 MB", n)
 	}
-	if n := len(j1.Stages[1].DurationsMs); n != 20 {
+	if n := j1.Stages[1].NumTasks(); n != 20 {
 		t.Fatalf("J1 has %d reducers, want 20", n)
 	}
 	m := j1.Stages[0].Profile.Phases[0]
@@ -62,7 +62,7 @@ func TestRASWorkload(t *testing.T) {
 		{"sort", []int{0, 7, 8}, 3100 * (1 - 0.64) / 47},
 	} {
 		for _, k := range c.idx {
-			for _, d := range jobs0[k].Stages[0].DurationsMs {
+			for _, d := range jobs0[k].Stages[0].Durations() {
 				if math.Abs(float64(d)/1000-c.wantS) > 0.001 {
 					t.Fatalf("%s: a map of %s takes %.3f s, want the application's %.3f s", c.app, jobs0[k].Name, float64(d)/1000, c.wantS)
 				}
@@ -73,7 +73,7 @@ func TestRASWorkload(t *testing.T) {
 	// (Combine J7 50 GB against J2 5 GB, one reducer each), and as n log n
 	// for Sort, whose reduce is the identity (J1 90 GB against J9 6 GB, 20
 	// reducers each).
-	red := func(k int) float64 { return float64(jobs0[k].Stages[1].DurationsMs[0]) }
+	red := func(k int) float64 { return float64(jobs0[k].Stages[1].DurationMs(0)) }
 	if got := red(6) / red(1); math.Abs(got-10) > 1e-3 {
 		t.Fatalf("Combine reducer J7/J2 = %.4f, want 10 (linear in 50 GB / 5 GB)", got)
 	}
@@ -92,7 +92,7 @@ func TestRASWorkload(t *testing.T) {
 	var cpu, io float64
 	for _, j := range jobs {
 		for _, st := range j.Stages {
-			for _, d := range st.DurationsMs {
+			for _, d := range st.Durations() {
 				for _, ph := range st.Profile.Phases {
 					cpu += ph.Frac * float64(d) / 1000 * ph.CPU / o.NodeCores
 					io += ph.Frac * float64(d) / 1000 * ph.IOMBps / o.DiskMBps
@@ -115,7 +115,7 @@ func TestRASWorkload(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k, want := range map[int]float64{2: 400 * 0.95 / 4, 3: 280 * 0.95 / 10} {
-		if got := float64(jobsI[k].Stages[0].DurationsMs[0]) / 1000; math.Abs(got-want) > 0.001 {
+		if got := float64(jobsI[k].Stages[0].DurationMs(0)) / 1000; math.Abs(got-want) > 0.001 {
 			t.Fatalf("instance lengths: %s map %.3f s, want %.3f", jobsI[k].Name, got, want)
 		}
 	}

@@ -67,11 +67,7 @@ func Names() []string { return generators.Names() }
 func durations(rng *sim.Rand, n int, medianS, sigma float64) []sim.Ms {
 	out := make([]sim.Ms, n)
 	for i := range out {
-		d := medianS * math.Exp(sigma*rng.NormFloat64())
-		out[i] = sim.Ms(math.Round(d * 1000))
-		if out[i] < 1 {
-			out[i] = 1
-		}
+		out[i] = rng.LogNormalMs(medianS, sigma)
 	}
 	return out
 }
@@ -81,11 +77,13 @@ func durations(rng *sim.Rand, n int, medianS, sigma float64) []sim.Ms {
 func mrJob(rng *sim.Rand, name, app, queue string, submitMs sim.Ms, am sim.Res, maps int, mapReq sim.Res, mapMedianS float64,
 	reduces int, redReq sim.Res, redMedianS float64, sigma, slowStart float64) sim.JobSpec {
 	j := sim.JobSpec{Name: name, App: app, Framework: "mapreduce", Queue: queue, SubmitMs: submitMs, AM: am}
+	// The durations are drawn as each task is built (sim.LogNormalDurations),
+	// the same values drawing them here would give.
 	j.Stages = append(j.Stages, sim.StageSpec{Name: "map", Kind: sim.KindMap, Req: mapReq, Profile: sim.MapProfile,
-		DurationsMs: durations(rng, maps, mapMedianS, sigma)})
+		Drawn: rng.LogNormalDurations(maps, mapMedianS, sigma)})
 	if reduces > 0 {
 		j.Stages = append(j.Stages, sim.StageSpec{Name: "reduce", Kind: sim.KindReduce, Req: redReq, Profile: sim.ReduceProfile,
-			SlowStart: slowStart, DurationsMs: durations(rng, reduces, redMedianS, sigma)})
+			SlowStart: slowStart, Drawn: rng.LogNormalDurations(reduces, redMedianS, sigma)})
 	}
 	return j
 }

@@ -33,12 +33,12 @@ func TestTPCHShape(t *testing.T) {
 			t.Fatalf("job %s: %d stages, AM %v", j.Name, len(j.Stages), j.AM)
 		}
 		for k, st := range j.Stages {
-			if len(st.DurationsMs) == 0 || (k > 0) != (st.SlowStart == 1) || st.Req != (sim.Res{VCores: 1, MemMB: 1024}) {
-				t.Fatalf("job %s stage %s: %d tasks, slow-start %v", j.Name, st.Name, len(st.DurationsMs), st.SlowStart)
+			if st.NumTasks() == 0 || (k > 0) != (st.SlowStart == 1) || st.Req != (sim.Res{VCores: 1, MemMB: 1024}) {
+				t.Fatalf("job %s stage %s: %d tasks, slow-start %v", j.Name, st.Name, st.NumTasks(), st.SlowStart)
 			}
 		}
 		parts := strings.Split(j.Name, "-") // tpch-i-qQ-Sg
-		scans[parts[2]+"-"+parts[3]] = len(j.Stages[0].DurationsMs)
+		scans[parts[2]+"-"+parts[3]] = j.Stages[0].NumTasks()
 	}
 	if scans["q1-100g"] != 0 && scans["q1-2g"] != 0 && scans["q1-100g"] <= scans["q1-2g"] {
 		t.Errorf("q1 scans %d tasks at 100 GB, %d at 2 GB", scans["q1-100g"], scans["q1-2g"])
@@ -57,7 +57,7 @@ func TestTPCHShape(t *testing.T) {
 			t.Fatal(err)
 		}
 		if js[0].App == "tpch-q1" {
-			if n := len(js[0].Stages[0].DurationsMs); n != 717 || len(js[0].Stages) != 2 || len(js[0].Stages[1].DurationsMs) != 200 {
+			if n := js[0].Stages[0].NumTasks(); n != 717 || len(js[0].Stages) != 2 || js[0].Stages[1].NumTasks() != 200 {
 				t.Fatalf("q1 at 128 GB: %d scan tasks, %d stages", n, len(js[0].Stages))
 			}
 			return

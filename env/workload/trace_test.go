@@ -23,7 +23,7 @@ func stageTasks(j sim.JobSpec, i int) int {
 	if i >= len(j.Stages) {
 		return 0
 	}
-	return len(j.Stages[i].DurationsMs)
+	return j.Stages[i].NumTasks()
 }
 
 func TestLoadSWIMInline(t *testing.T) {
@@ -95,15 +95,15 @@ func TestLoadSWIMInline(t *testing.T) {
 		// Sigma 0: every map of a capped job reads 1.5 blocks, 30 s; the
 		// reducers of 2 GiB+1 byte shuffled take 60 s/GiB; a 42-byte shuffle
 		// takes the 2 s floor.
-		for _, d := range jobs[0].Stages[0].DurationsMs {
+		for _, d := range jobs[0].Stages[0].Durations() {
 			if d != 30000 {
 				t.Errorf("capped map: %d ms, want 30000", d)
 			}
 		}
-		if d := jobs[1].Stages[1].DurationsMs[0]; d != 2000 {
+		if d := jobs[1].Stages[1].DurationMs(0); d != 2000 {
 			t.Errorf("tiny reduce: %d ms, want 2000", d)
 		}
-		if d := jobs[0].Stages[1].DurationsMs[0]; d != 30000 {
+		if d := jobs[0].Stages[1].DurationMs(0); d != 30000 {
 			t.Errorf("reduce of half a GiB: %d ms, want 30000", d)
 		}
 	})
@@ -240,10 +240,10 @@ func TestLoadAlibabaInline(t *testing.T) {
 		}
 		s0, s1 := j7.Stages[0], j7.Stages[1]
 		if s0.Name != "task-1" || s0.Kind != sim.KindGeneric || s0.Profile != sim.MapProfile || s0.SlowStart != 0 ||
-			len(s0.DurationsMs) != 3 || s0.Req != (sim.Res{VCores: 1, MemMB: 655}) {
+			s0.NumTasks() != 3 || s0.Req != (sim.Res{VCores: 1, MemMB: 655}) {
 			t.Errorf("job 7 stage 0: %+v", s0)
 		}
-		if s1.Name != "task-2" || s1.SlowStart != 1 || len(s1.DurationsMs) != 1 || s1.Req != (sim.Res{VCores: 1, MemMB: 1}) {
+		if s1.Name != "task-2" || s1.SlowStart != 1 || s1.NumTasks() != 1 || s1.Req != (sim.Res{VCores: 1, MemMB: 1}) {
 			t.Errorf("job 7 stage 1: %+v", s1)
 		}
 		if r := jobs[2].Stages[0].Req; r != (sim.Res{VCores: 3, MemMB: 1311}) {
@@ -264,8 +264,8 @@ func TestLoadAlibabaInline(t *testing.T) {
 		if len(jobs) != 1 || j.SubmitMs != 80000 || j.AM != (sim.Res{VCores: 1, MemMB: 512}) || j.Stages[0].Req.MemMB != 10 {
 			t.Fatalf("got %d jobs, first %+v", len(jobs), j)
 		}
-		if !reflect.DeepEqual(j.Stages[0].DurationsMs, []sim.Ms{10500, 10500, 10500}) {
-			t.Errorf("sigma 0 durations %v, want 3 x 10500", j.Stages[0].DurationsMs)
+		if !reflect.DeepEqual(j.Stages[0].Durations(), []sim.Ms{10500, 10500, 10500}) {
+			t.Errorf("sigma 0 durations %v, want 3 x 10500", j.Stages[0].Durations())
 		}
 	})
 	for _, c := range bad {
@@ -385,7 +385,7 @@ func TestTraceDeterminism(t *testing.T) {
 			}
 			same := 0
 			for i := range a {
-				if reflect.DeepEqual(a[i].Stages[0].DurationsMs, d[i].Stages[0].DurationsMs) {
+				if reflect.DeepEqual(a[i].Stages[0].Durations(), d[i].Stages[0].Durations()) {
 					same++
 				}
 			}
@@ -435,7 +435,7 @@ func TestAlibabaRealTrace(t *testing.T) {
 		}
 		stages += len(j.Stages)
 		for _, s := range j.Stages {
-			tasks += len(s.DurationsMs)
+			tasks += s.NumTasks()
 		}
 	}
 	if stages != rows || tasks != instances {
@@ -495,7 +495,7 @@ func TestRepeat(t *testing.T) {
 				if at := (orig.SubmitMs + sim.Ms(k)*60000) / 2; j.SubmitMs != at {
 					t.Errorf("job %s: submitted at %d ms, want %d", j.Name, j.SubmitMs, at)
 				}
-				if len(j.Stages) != len(orig.Stages) || len(j.Stages[0].DurationsMs) != len(orig.Stages[0].DurationsMs) {
+				if len(j.Stages) != len(orig.Stages) || j.Stages[0].NumTasks() != orig.Stages[0].NumTasks() {
 					t.Errorf("job %s: stages differ from the original's", j.Name)
 				}
 			}

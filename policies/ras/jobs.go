@@ -46,7 +46,7 @@ func newJobState(j *sim.Job) *jobState {
 // that prediction made exact.
 func ReduceTailS(j *sim.Job) float64 {
 	for _, st := range j.Stages {
-		if st.Spec.Kind != sim.KindReduce || len(st.Spec.DurationsMs) == 0 {
+		if st.Spec.Kind != sim.KindReduce || st.Spec.NumTasks() == 0 {
 			continue
 		}
 		work := 0.0
@@ -56,10 +56,11 @@ func ReduceTailS(j *sim.Job) float64 {
 			}
 		}
 		sum := 0.0
-		for _, d := range st.Spec.DurationsMs {
-			sum += float64(d)
+		n := st.Spec.NumTasks()
+		for i := range n {
+			sum += float64(st.Spec.DurationMs(i))
 		}
-		return sum / float64(len(st.Spec.DurationsMs)) / 1000 * work
+		return sum / float64(n) / 1000 * work
 	}
 	return 0
 }
