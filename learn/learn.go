@@ -58,6 +58,10 @@ type Result struct {
 	// (PPO).
 	Evals, GradSteps int
 	EnvSteps         int64
+	// EnvS and UpdateS are the wall-clock seconds PPO spent stepping and
+	// resetting its environments and in its updates (gradient steps): a
+	// measurement for the benchmarks, never part of the model.
+	EnvS, UpdateS float64
 }
 
 // Learner trains a controller of a task's parameters.
