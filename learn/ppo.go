@@ -3,7 +3,6 @@ package learn
 import (
 	"fmt"
 	"math"
-	"time"
 
 	"gonum.org/v1/gonum/stat"
 	G "gorgonia.org/gorgonia"
@@ -12,6 +11,7 @@ import (
 	"yarngym/env"
 	"yarngym/env/sim"
 	"yarngym/env/task"
+	"yarngym/internal/cputime"
 )
 
 // PPOConfig is PPO's hyper-parameters, cleanrl's knobs
@@ -174,11 +174,11 @@ func PPO(t task.Task, o Options) (*Result, error) {
 				bufLogP[k] = logp
 				bufVal[k] = critic.Mean(x)[0]
 			}
-			t0 := time.Now() // the benchmark's split of the wall time (Result.EnvS), not the model's
+			c0 := cputime.Seconds() // the benchmark's split of the CPU time (Result.EnvCPU), not the model's
 			if err := b.StepSome(nil, act, obs, rew, term, trunc); err != nil {
 				return nil, err
 			}
-			res.EnvS += time.Since(t0).Seconds()
+			res.EnvCPU += cputime.Seconds() - c0
 			res.EnvSteps += int64(ppoEnvs)
 			for i := range ppoEnvs {
 				k := step*ppoEnvs + i
@@ -196,11 +196,11 @@ func PPO(t task.Task, o Options) (*Result, error) {
 					nextSeed++
 				}
 			}
-			t0 = time.Now()
+			c0 = cputime.Seconds()
 			if err := b.Reset(seeds, ended, obs); err != nil {
 				return nil, err
 			}
-			res.EnvS += time.Since(t0).Seconds()
+			res.EnvCPU += cputime.Seconds() - c0
 		}
 
 		// 2. Generalised advantage estimates, bootstrapped from the value of
@@ -242,7 +242,7 @@ func PPO(t task.Task, o Options) (*Result, error) {
 		}
 		var kl, clipped float64
 		var batches int
-		t0 := time.Now()
+		c0 := cputime.Seconds()
 		for range ppoEpochs {
 			for i := n - 1; i > 0; i-- { // Fisher-Yates from the run's generator
 				j := rng.IntN(i + 1)
@@ -258,7 +258,7 @@ func PPO(t task.Task, o Options) (*Result, error) {
 				res.GradSteps++
 			}
 		}
-		res.UpdateS += time.Since(t0).Seconds()
+		res.UpdateCPU += cputime.Seconds() - c0
 
 		// 4. The learning curve: the mean return of the episodes that
 		// finished in this rollout (stochastic actions, train seeds), and

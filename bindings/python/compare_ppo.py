@@ -3,6 +3,7 @@ same budget, network and hyper-parameters, on one core (not a test; prints a
 table).
 
     .venv/bin/python bindings/python/compare_ppo.py [--task AutoAdmin66-Fair-v0] [--steps 100000] [--seed 1] [--cpu K]
+        [--yarngym bin/yarngym] [--go-dir out/compare-ppo] [--go-only]
 
 Both learners: 8 environments, rollouts of 32 steps, 10 epochs of minibatches
 of 64, gamma 0.99, GAE lambda 0.95, clip 0.2, no entropy bonus, value
@@ -18,14 +19,15 @@ holds its results for this task, budget and seed).
 
 One core each: this process pins itself (and so the Go child) to CPU --cpu
 (default: the last it may run on), torch runs one thread and the Go library
-one. Each side's wall time is split into the environment alone (the native
+one. Each side's CPU time (the process's; on a shared core the wall clock
+also counts other work) is split into the environment alone (the native
 steps and resets: yarngym's env.Batch calls, SB3's VectorClusterEnv calls),
 the updates alone (yarngym's epochs of gradient steps, SB3's PPO.train) and
-the rest of the rollout (the policy's forward pass, normalisation, buffers,
-SB3's VecEnv wrappers). Reported: env steps/s over the environment's time,
-gradient steps/s over the updates' time, and the throughput, env steps/s
-over the whole training's wall time (and its CPU time: the core may be
-shared), with the ratio yarngym / SB3.
+the rest (the rollout's policy forward pass, normalisation, buffers, SB3's
+VecEnv wrappers). Reported: env steps per CPU second of the environment,
+gradient steps per CPU second of the updates, and the throughput, env steps
+per CPU second of the whole training and per wall-clock second, with the
+ratios yarngym / SB3.
 """
 
 from __future__ import annotations
@@ -48,21 +50,21 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @dataclass
 class Side:
-    """One learner's figures: counts, the split of its training wall time
-    (seconds), its CPU seconds and its test returns."""
+    """One learner's figures: counts, its training's wall-clock seconds, its
+    CPU seconds and their split, and its test returns."""
 
     name: str
     env_steps: int
     grad_steps: int
-    total_s: float
-    env_s: float
-    update_s: float
+    wall_s: float
     cpu_s: float
+    env_cpu_s: float
+    update_cpu_s: float
     returns: list[float] = field(default_factory=list)
 
     @property
-    def other_s(self) -> float:
-        return max(0.0, self.total_s - self.env_s - self.update_s)
+    def other_cpu_s(self) -> float:
+        return max(0.0, self.cpu_s - self.env_cpu_s - self.update_cpu_s)
 
 
 def sb3_train(task: dict, steps: int, seed: int):
@@ -96,17 +98,17 @@ def sb3_train(task: dict, steps: int, seed: int):
         device="cpu",
         verbose=0,
     )
-    # The split of the wall time: the native vector env's calls, PPO.train,
+    # The split of the CPU time: the native vector env's calls, PPO.train;
     # and the optimiser's steps counted.
     clock = {"env": 0.0, "update": 0.0, "grad": 0}
 
     def timed(fn, key):
         def wrapped(*a, **kw):
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             try:
                 return fn(*a, **kw)
             finally:
-                clock[key] += time.perf_counter() - t0
+                clock[key] += time.process_time() - t0
 
         return wrapped
 
@@ -123,7 +125,7 @@ def sb3_train(task: dict, steps: int, seed: int):
     t0, c0 = time.perf_counter(), time.process_time()
     model.learn(total_timesteps=steps)
     total, cpu = time.perf_counter() - t0, time.process_time() - c0
-    side = Side("stable-baselines3 PPO (torch)", int(model.num_timesteps), clock["grad"], total, clock["env"], clock["update"], cpu)
+    side = Side("stable-baselines3 PPO (torch)", int(model.num_timesteps), clock["grad"], total, cpu, clock["env"], clock["update"])
     return model, norm, side
 
 
@@ -145,24 +147,24 @@ def sb3_evaluate(model, norm, task: dict) -> list[float]:
     return out
 
 
-def go_result(task_id: str, steps: int, seed: int, go_dir: Path) -> Side:
+def go_result(task_id: str, steps: int, seed: int, go_dir: Path, binary: Path) -> Side:
     d = go_dir / task_id / "ppo"
     ev, tm = d / "eval.json", d / "timing.json"
     stale = not ev.is_file() or not tm.is_file()
     if not stale:  # results of another budget, or from before timing.json held the split
-        stale = json.loads(ev.read_text()).get("env_steps") != max(1, steps // 256) * 256 or "env_s" not in json.loads(tm.read_text())
+        stale = json.loads(ev.read_text()).get("env_steps") != max(1, steps // 256) * 256 or "env_cpu_s" not in json.loads(tm.read_text())
     if stale:
         subprocess.run(
-            [str(ROOT / "bin" / "yarngym"), "learn", task_id, "--algo", "ppo", "--budget", str(steps), "--seed", str(seed),
+            [str(binary), "learn", task_id, "--algo", "ppo", "--budget", str(steps), "--seed", str(seed),
              "--out", str(go_dir), "--workers", "1"],
             check=True, env=dict(os.environ, GOMAXPROCS="1"),
         )  # fmt: skip
     e, t = json.loads(ev.read_text()), json.loads(tm.read_text())
-    for key in ("env_s", "update_s", "train_cpu_s"):
+    for key in ("env_cpu_s", "update_cpu_s", "train_cpu_s"):
         if key not in t:
             raise SystemExit(f"{tm}: no {key!r} (written by an older bin/yarngym: rebuild it with `make build`)")
-    return Side("yarngym PPO (gorgonia)", int(e["env_steps"]), int(e["grad_steps"]), t["train_s"], t["env_s"], t["update_s"],
-                t["train_cpu_s"], e["returns"])  # fmt: skip
+    return Side("yarngym PPO (gorgonia)", int(e["env_steps"]), int(e["grad_steps"]), t["train_s"], t["train_cpu_s"],
+                t["env_cpu_s"], t["update_cpu_s"], e["returns"])  # fmt: skip
 
 
 def stat(xs) -> str:
@@ -172,22 +174,30 @@ def stat(xs) -> str:
 
 def table(go: Side, sb3: Side) -> list[str]:
     """The comparison's lines: each side's rates and split, then the ratios."""
-    head = f"  {'':30s} {'env steps/s':>11s} {'grad steps/s':>12s} {'env s':>7s} {'update s':>8s} {'other s':>7s} {'total s':>7s} {'CPU s':>7s} {'throughput':>10s}  test return"
-    out = [head]
+    cols = [
+        ("env steps/s", "{:11.0f}", lambda s: s.env_steps / s.env_cpu_s),
+        ("grad steps/s", "{:12.0f}", lambda s: s.grad_steps / s.update_cpu_s),
+        ("env CPU s", "{:9.1f}", lambda s: s.env_cpu_s),
+        ("update CPU s", "{:12.1f}", lambda s: s.update_cpu_s),
+        ("other CPU s", "{:11.1f}", lambda s: s.other_cpu_s),
+        ("CPU s", "{:6.1f}", lambda s: s.cpu_s),
+        ("wall s", "{:6.1f}", lambda s: s.wall_s),
+        ("steps/CPU s", "{:11.0f}", lambda s: s.env_steps / s.cpu_s),
+        ("steps/wall s", "{:12.0f}", lambda s: s.env_steps / s.wall_s),
+    ]
+    width = [len(h) for h, _, _ in cols]
+    out = ["  " + f"{'':30s} " + " ".join(h for h, _, _ in cols) + "  test return"]
     for s in (go, sb3):
-        out.append(
-            f"  {s.name:30s} {s.env_steps / s.env_s:11.0f} {s.grad_steps / s.update_s:12.0f} {s.env_s:7.1f} {s.update_s:8.1f}"
-            f" {s.other_s:7.1f} {s.total_s:7.1f} {s.cpu_s:7.1f} {s.env_steps / s.total_s:10.0f}  {stat(s.returns)}"
-        )  # fmt: skip
-    ratio = lambda f: f(go) / f(sb3)  # noqa: E731
-    out.append(
-        f"  {'ratio yarngym / SB3':30s} {ratio(lambda s: s.env_steps / s.env_s):11.2f} {ratio(lambda s: s.grad_steps / s.update_s):12.2f}"
-        f" {'':7s} {'':8s} {ratio(lambda s: 1 / max(s.other_s, 1e-9)):7.2f} {'':7s} {ratio(lambda s: 1 / s.cpu_s):7.2f}"
-        f" {ratio(lambda s: s.env_steps / s.total_s):10.2f}"
-    )  # fmt: skip
+        out.append(f"  {s.name:30s} " + " ".join(f.format(v(s)) for _, f, v in cols) + f"  {stat(s.returns)}")
+    # Speed-ups: rates divide yarngym's by SB3's, times SB3's by yarngym's.
+    speed = []
+    for (h, _, v), w in zip(cols, width):
+        r = v(go) / v(sb3) if "/" in h else v(sb3) / max(v(go), 1e-9)
+        speed.append(f"{r:{w}.2f}")
+    out.append(f"  {'speed-up, yarngym over SB3':30s} " + " ".join(speed))
     d = np.asarray(go.returns) - np.asarray(sb3.returns)
     out.append(f"  test return, yarngym - SB3, paired over {len(d)} test seeds: {d.mean():.4g} ± {d.std(ddof=1) / np.sqrt(len(d)):.2g}")
-    out.append("  (ratios: speed-ups, > 1 where yarngym is faster; 'other' is the rollout's non-environment time)")
+    out.append("  (rates per CPU second of their own part; steps/CPU s and steps/wall s: the whole training's throughput)")
     return out
 
 
@@ -198,6 +208,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cpu", type=int, default=None, help="the core both sides run on (default: the last this process may use)")
     ap.add_argument("--go-dir", type=Path, default=ROOT / "out" / "compare-ppo")
+    ap.add_argument("--yarngym", type=Path, default=ROOT / "bin" / "yarngym", help="the yarngym binary the Go side runs (default: bin/yarngym)")
+    ap.add_argument("--go-only", action="store_true", help="train and report the Go side only (no SB3)")
     args = ap.parse_args(argv)
     if args.steps < 256:
         ap.error("--steps must be at least one rollout, 256 (8 environments x 32 steps)")
@@ -207,7 +219,11 @@ def main(argv: list[str] | None = None) -> None:
     task = yarngym.TASKS["yarngym/" + args.task]
     base = yarngym.baselines(args.task)
 
-    go = go_result(args.task, args.steps, args.seed, args.go_dir / f"seed{args.seed}-steps{args.steps}")
+    go = go_result(args.task, args.steps, args.seed, args.go_dir / f"seed{args.seed}-steps{args.steps}", args.yarngym)
+    if args.go_only:
+        print(f"{go.name}: {go.env_steps} env steps, {go.grad_steps} gradient steps; CPU s {go.cpu_s:.1f} (env {go.env_cpu_s:.1f}, "
+              f"update {go.update_cpu_s:.1f}, other {go.other_cpu_s:.1f}), wall s {go.wall_s:.1f}; test return {stat(go.returns)}")  # fmt: skip
+        return
     model, norm, sb3 = sb3_train(task, args.steps, args.seed)
     sb3.returns = sb3_evaluate(model, norm, task)
 

@@ -21,6 +21,7 @@ import (
 	"yarngym/learn"
 
 	"yarngym/internal/atomicfile"
+	"yarngym/internal/cputime"
 )
 
 // cmdLearn trains learners on tasks and compares them with the baselines:
@@ -113,7 +114,7 @@ func learnOne(t task.Task, algo string, budget int, seed uint64, workers, trainS
 		return compareRow{}, err
 	}
 	fmt.Fprintf(stderr, "%s: training %s\n", t.ID, algo)
-	start, cpu0 := time.Now(), cpuSeconds()
+	start, cpu0 := time.Now(), cputime.Seconds()
 	last := time.Now()
 	total := float64(budget)
 	if l, err := learn.Lookup(algo); err == nil && budget == 0 {
@@ -135,7 +136,7 @@ func learnOne(t task.Task, algo string, budget int, seed uint64, workers, trainS
 	if err != nil {
 		return compareRow{}, fmt.Errorf("%s %s: %w", t.ID, algo, err)
 	}
-	trainS, trainCPU := time.Since(start).Seconds(), cpuSeconds()-cpu0
+	trainS, trainCPU := time.Since(start).Seconds(), cputime.Seconds()-cpu0
 	m := res.Model
 	if _, err := m.Save(dir); err != nil {
 		return compareRow{}, err
@@ -166,7 +167,7 @@ func learnOne(t task.Task, algo string, budget int, seed uint64, workers, trainS
 	}
 	if err := writeJSON(filepath.Join(dir, "timing.json"), map[string]any{"train_s": trainS, "env_steps_per_s": float64(res.EnvSteps) / trainS,
 		"grad_steps_per_s": float64(res.GradSteps) / trainS, "workers": workers, "train_cpu_s": trainCPU,
-		"env_s": res.EnvS, "update_s": res.UpdateS, "env_steps": res.EnvSteps, "grad_steps": res.GradSteps}); err != nil {
+		"env_cpu_s": res.EnvCPU, "update_cpu_s": res.UpdateCPU, "env_steps": res.EnvSteps, "grad_steps": res.GradSteps}); err != nil {
 		return compareRow{}, err
 	}
 	tr, err := learn.Trace(t, m.Agent(), t.Test.First)
