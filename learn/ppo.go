@@ -431,6 +431,7 @@ type adam struct {
 	m, v                   [][]float64 // the moments, one slice per learnable
 }
 
+// newAdam starts Adam at learning rate eta with zero moments for learn.
 func newAdam(eta float64, learn G.Nodes) *adam {
 	s := &adam{eta: eta, beta1: 0.9, beta2: 0.999, eps: 1e-8}
 	for _, n := range learn {
