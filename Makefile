@@ -83,6 +83,17 @@ wheel:
 	@$(VENV)/bin/python -c 'import hatchling' 2>/dev/null || $(VENV)/bin/python -m pip install -q --disable-pip-version-check hatchling
 	$(VENV)/bin/python -m pip wheel -q --disable-pip-version-check --no-deps --no-build-isolation -w $(WHEEL_DIR) .
 
+# yarngym's PPO beside stable-baselines3's on one core, same task, budget and
+# network: env steps/s, gradient steps/s, the split of each side's CPU time,
+# throughput and test returns (minutes; not part of make test; README, Learners):
+#   make compare-ppo [PPO_TASK=AutoAdmin-v0] [PPO_STEPS=20480]
+PPO_TASK ?= AutoAdmin-v0
+PPO_STEPS ?= 20480
+.PHONY: compare-ppo
+compare-ppo: build
+	rm -rf out/compare-ppo
+	$(VENV)/bin/python bindings/python/compare_ppo.py --task $(PPO_TASK) --steps $(PPO_STEPS) --go-dir out/compare-ppo
+
 # Engine throughput (jobs/s, tasks/s, per CPU second too): the SWIM FB-2009 day,
 # scale-50k, Decima's TPC-H mix and its linearity, each policy on its papers.
 bench:

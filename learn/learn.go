@@ -58,6 +58,11 @@ type Result struct {
 	// (PPO).
 	Evals, GradSteps int
 	EnvSteps         int64
+	// EnvCPU and UpdateCPU are the process CPU seconds (internal/cputime;
+	// 0 without getrusage) PPO spent stepping and resetting its
+	// environments and in its updates (gradient steps): a measurement for
+	// the benchmarks, never part of the model.
+	EnvCPU, UpdateCPU float64
 }
 
 // Learner trains a controller of a task's parameters.

@@ -238,19 +238,3 @@ func TestModelValidate(t *testing.T) {
 		t.Errorf("a static model acts %v", action)
 	}
 }
-
-// BenchmarkPPO measures PPO's training throughput on AutoAdmin66-Fair-v0:
-// environment steps and gradient steps per second (one op: one iteration
-// of Envs x Rollout steps and Epochs epochs, DefaultPPOConfig).
-func BenchmarkPPO(b *testing.B) {
-	tk := mustTask(b, "AutoAdmin66-Fair-v0")
-	b.ResetTimer()
-	c := DefaultPPOConfig()
-	res, err := Train("ppo", tk, Options{Budget: b.N * c.Envs * c.Rollout, Seed: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	sec := b.Elapsed().Seconds()
-	b.ReportMetric(float64(res.EnvSteps)/sec, "env-steps/s")
-	b.ReportMetric(float64(res.GradSteps)/sec, "grad-steps/s")
-}

@@ -11,6 +11,7 @@ import (
 	"yarngym/env"
 	"yarngym/env/sim"
 	"yarngym/env/task"
+	"yarngym/internal/cputime"
 )
 
 // PPOConfig is PPO's hyper-parameters, cleanrl's knobs
@@ -173,9 +174,11 @@ func PPO(t task.Task, o Options) (*Result, error) {
 				bufLogP[k] = logp
 				bufVal[k] = critic.Mean(x)[0]
 			}
+			c0 := cputime.Seconds() // the benchmark's split of the CPU time (Result.EnvCPU), not the model's
 			if err := b.StepSome(nil, act, obs, rew, term, trunc); err != nil {
 				return nil, err
 			}
+			res.EnvCPU += cputime.Seconds() - c0
 			res.EnvSteps += int64(ppoEnvs)
 			for i := range ppoEnvs {
 				k := step*ppoEnvs + i
@@ -193,9 +196,11 @@ func PPO(t task.Task, o Options) (*Result, error) {
 					nextSeed++
 				}
 			}
+			c0 = cputime.Seconds()
 			if err := b.Reset(seeds, ended, obs); err != nil {
 				return nil, err
 			}
+			res.EnvCPU += cputime.Seconds() - c0
 		}
 
 		// 2. Generalised advantage estimates, bootstrapped from the value of
@@ -233,10 +238,11 @@ func PPO(t task.Task, o Options) (*Result, error) {
 		diag := Diagnostics{LR: cfg.LR, ExplainedVar: explainedVariance(bufVal, ret)}
 		if cfg.AnnealLR {
 			diag.LR = cfg.LR * (1 - float64(iter)/float64(iters))
-			G.WithLearnRate(diag.LR)(net.solver)
+			net.solver.eta = diag.LR
 		}
 		var kl, clipped float64
 		var batches int
+		c0 := cputime.Seconds()
 		for range ppoEpochs {
 			for i := n - 1; i > 0; i-- { // Fisher-Yates from the run's generator
 				j := rng.IntN(i + 1)
@@ -252,6 +258,7 @@ func PPO(t task.Task, o Options) (*Result, error) {
 				res.GradSteps++
 			}
 		}
+		res.UpdateCPU += cputime.Seconds() - c0
 
 		// 4. The learning curve: the mean return of the episodes that
 		// finished in this rollout (stochastic actions, train seeds), and
@@ -287,15 +294,18 @@ type ppoNet struct {
 	od, ad  int
 	g       *G.ExprGraph
 	vm      G.VM
-	solver  *G.AdamSolver
+	solver  *adam
 	learn   G.Nodes
 	x, a    *G.Node // inputs: normalised observations, actions
 	oldLogP *G.Node
 	adv     *G.Node
 	ret     *G.Node
-	loss    *G.Node
-	ratio   G.Value // the probability ratios of the last minibatch (G.Read)
-	mu      *G.Node // the actor's mean, for learn_test.go TestNetMatchesGraph
+	// The inputs' values, made once: train copies each minibatch into them.
+	inX, inA, inLogP, inAdv, inRet []float64
+	inputs                         []ppoInput
+	loss                           *G.Node
+	ratio                          G.Value // the probability ratios of the last minibatch (G.Read)
+	mu                             *G.Node // the actor's mean, for learn_test.go TestNetMatchesGraph
 
 	aw, ab []*G.Node // actor layers
 	cw, cb []*G.Node // critic layers
@@ -365,7 +375,7 @@ func newPPONet(od, ad int, rng *sim.Rand, cfg PPOConfig) *ppoNet {
 
 	// The clipped surrogate: -mean(min(r A, clip(r, 1-eps, 1+eps) A)).
 	ratio := G.Must(G.Exp(G.Must(G.Sub(logp, p.oldLogP))))
-	G.Read(ratio, &p.ratio)
+	readRatio := G.Read(ratio, &p.ratio)
 	lo := G.NewConstant(tensor.New(tensor.WithShape(M), tensor.WithBacking(fill(M, 1-cfg.Clip))))
 	hi := G.NewConstant(tensor.New(tensor.WithShape(M), tensor.WithBacking(fill(M, 1+cfg.Clip))))
 	clipped := G.Must(G.MaxBetween(G.Must(G.MinBetween(ratio, hi)), lo))
@@ -379,12 +389,74 @@ func newPPONet(od, ad int, rng *sim.Rand, cfg PPOConfig) *ppoNet {
 		G.Must(G.HadamardProd(G.NewConstant(cfg.EntCoef), entropy))))))
 
 	p.learn = append(append(append(append(G.Nodes{}, p.aw...), p.ab...), append(p.cw, p.cb...)...), p.logStd)
-	if _, err := G.Grad(p.loss, p.learn...); err != nil {
+	grads, err := G.Grad(p.loss, p.learn...)
+	if err != nil {
 		panic(fmt.Sprintf("ppo: building the gradient: %v", err)) // a bug in the graph above
 	}
-	p.vm = G.NewTapeMachine(g, G.BindDualValues(p.learn...))
-	p.solver = G.NewAdamSolver(G.WithLearnRate(cfg.LR))
+	// The machine runs only what the loss, the ratios read and the
+	// learnables' gradients need: G.Grad also derives the loss with respect
+	// to the observations (two 64 x 64 by 64 x od products per step), which
+	// nothing reads.
+	p.vm = G.NewTapeMachine(g.ExactSubgraphRoots(append(G.Nodes{p.loss, readRatio}, grads...)...), G.BindDualValues(p.learn...))
+	p.solver = newAdam(cfg.LR, p.learn)
+	p.inX, p.inA = make([]float64, M*od), make([]float64, M*ad)
+	p.inLogP, p.inAdv, p.inRet = make([]float64, M), make([]float64, M), make([]float64, M)
+	for _, in := range []struct {
+		n    *G.Node
+		data []float64
+		sh   tensor.Shape
+	}{{p.x, p.inX, tensor.Shape{M, od}}, {p.a, p.inA, tensor.Shape{M, ad}}, {p.oldLogP, p.inLogP, tensor.Shape{M}}, {p.adv, p.inAdv, tensor.Shape{M}}, {p.ret, p.inRet, tensor.Shape{M}}} {
+		p.inputs = append(p.inputs, ppoInput{in.n, tensor.New(tensor.WithShape(in.sh...), tensor.WithBacking(in.data))})
+	}
 	return p
+}
+
+// ppoInput is an input node and the value train gives it.
+type ppoInput struct {
+	n *G.Node
+	v *tensor.Dense
+}
+
+// adam is Adam (Kingma and Ba, "Adam: A Method for Stochastic
+// Optimization", ICLR 2015; beta1 0.9, beta2 0.999, epsilon 1e-8) on the
+// learnables' values and gradients in place. It replaces gorgonia's
+// AdamSolver (v0.9.18, solvers.go), whose Step made four copies of every
+// parameter per step (a third of the update's allocations), with the same
+// floating-point operations in the same order, each rounded as there (the
+// float64 conversions keep the compiler from fusing a multiply and an add),
+// so the weights, and the model file, are the same bit for bit.
+type adam struct {
+	eta, beta1, beta2, eps float64 // variables, not constants: 1 - beta1 is rounded as gorgonia rounds it
+	iter                   int
+	m, v                   [][]float64 // the moments, one slice per learnable
+}
+
+// newAdam starts Adam at learning rate eta with zero moments for learn.
+func newAdam(eta float64, learn G.Nodes) *adam {
+	s := &adam{eta: eta, beta1: 0.9, beta2: 0.999, eps: 1e-8}
+	for _, n := range learn {
+		s.m = append(s.m, make([]float64, n.Shape().TotalSize()))
+		s.v = append(s.v, make([]float64, n.Shape().TotalSize()))
+	}
+	return s
+}
+
+// step moves each weight w[i] along its gradient g[i] and zeroes the gradient.
+func (s *adam) step(w, g [][]float64) {
+	s.iter++
+	c1 := 1 / (1 - math.Pow(s.beta1, float64(s.iter)))
+	c2 := 1 / (1 - math.Pow(s.beta2, float64(s.iter)))
+	omb1, omb2, negEta := 1-s.beta1, 1-s.beta2, -s.eta
+	for i := range w {
+		m, v, wi, gi := s.m[i], s.v[i], w[i], g[i]
+		for j, gj := range gi {
+			m[j] = float64(gj*omb1) + float64(m[j]*s.beta1)             // m = beta1 m + (1 - beta1) g
+			v[j] = float64(float64(gj*gj)*omb2) + float64(v[j]*s.beta2) // v = beta2 v + (1 - beta2) g^2
+			mHat, vHat := float64(m[j]*c1), float64(v[j]*c2)
+			wi[j] += float64(mHat*negEta) / (math.Sqrt(vHat) + s.eps) // w -= eta mHat / (sqrt(vHat) + eps)
+			gi[j] = 0
+		}
+	}
 }
 
 func fill(n int, v float64) []float64 {
@@ -399,8 +471,7 @@ func fill(n int, v float64) []float64 {
 // the minibatch's approximate KL divergence and clipped share (Diagnostics).
 func (p *ppoNet) train(idx []int, obs, act, oldLogP, adv, ret []float64) (kl, clipFrac float64, err error) {
 	M, od, ad := len(idx), p.od, p.ad
-	xb, ab := make([]float64, M*od), make([]float64, M*ad)
-	lb, vb, rb := make([]float64, M), make([]float64, M), make([]float64, M)
+	xb, ab, lb, vb, rb := p.inX, p.inA, p.inLogP, p.inAdv, p.inRet
 	for r, k := range idx {
 		copy(xb[r*od:(r+1)*od], obs[k*od:(k+1)*od])
 		copy(ab[r*ad:(r+1)*ad], act[k*ad:(k+1)*ad])
@@ -412,12 +483,8 @@ func (p *ppoNet) train(idx []int, obs, act, oldLogP, adv, ret []float64) (kl, cl
 	for i := range vb {
 		vb[i] = (vb[i] - st.Mean) / (sd + 1e-8)
 	}
-	for _, in := range []struct {
-		n    *G.Node
-		data []float64
-		sh   tensor.Shape
-	}{{p.x, xb, tensor.Shape{M, od}}, {p.a, ab, tensor.Shape{M, ad}}, {p.oldLogP, lb, tensor.Shape{M}}, {p.adv, vb, tensor.Shape{M}}, {p.ret, rb, tensor.Shape{M}}} {
-		if err := G.Let(in.n, tensor.New(tensor.WithShape(in.sh...), tensor.WithBacking(in.data))); err != nil {
+	for _, in := range p.inputs {
+		if err := G.Let(in.n, in.v); err != nil {
 			return 0, 0, err
 		}
 	}
@@ -434,13 +501,13 @@ func (p *ppoNet) train(idx []int, obs, act, oldLogP, adv, ret []float64) (kl, cl
 	kl, clipFrac = kl/float64(M), clipFrac/float64(M)
 	// Clip the gradients' global norm.
 	var sq float64
-	grads := make([][]float64, len(p.learn))
+	weights, grads := make([][]float64, len(p.learn)), make([][]float64, len(p.learn))
 	for i, n := range p.learn {
 		gv, err := n.Grad()
 		if err != nil {
 			return 0, 0, err
 		}
-		grads[i] = gv.Data().([]float64)
+		weights[i], grads[i] = n.Value().Data().([]float64), gv.Data().([]float64)
 		for _, v := range grads[i] {
 			sq += v * v
 		}
@@ -452,7 +519,8 @@ func (p *ppoNet) train(idx []int, obs, act, oldLogP, adv, ret []float64) (kl, cl
 			}
 		}
 	}
-	return kl, clipFrac, p.solver.Step(G.NodesToValueGrads(p.learn))
+	p.solver.step(weights, grads)
+	return kl, clipFrac, nil
 }
 
 // snapshot copies the current weights into plain-Go networks for acting.

@@ -22,6 +22,7 @@ import (
 	"yarngym/learn"
 
 	"yarngym/internal/atomicfile"
+	"yarngym/internal/cputime"
 )
 
 // cmdLearn trains learners on tasks and compares them with the baselines:
@@ -115,7 +116,7 @@ func learnOne(t task.Task, algo string, budget int, seed uint64, workers, trainS
 		return compareRow{}, err
 	}
 	fmt.Fprintf(stderr, "%s: training %s\n", t.ID, algo)
-	start := time.Now()
+	start, cpu0 := time.Now(), cputime.Seconds()
 	last := time.Now()
 	total := float64(budget)
 	if l, err := learn.Lookup(algo); err == nil && budget == 0 {
@@ -137,7 +138,7 @@ func learnOne(t task.Task, algo string, budget int, seed uint64, workers, trainS
 	if err != nil {
 		return compareRow{}, fmt.Errorf("%s %s: %w", t.ID, algo, err)
 	}
-	trainS := time.Since(start).Seconds()
+	trainS, trainCPU := time.Since(start).Seconds(), cputime.Seconds()-cpu0
 	m := res.Model
 	if _, err := m.Save(dir); err != nil {
 		return compareRow{}, err
@@ -167,7 +168,8 @@ func learnOne(t task.Task, algo string, budget int, seed uint64, workers, trainS
 		return compareRow{}, err
 	}
 	if err := writeJSON(filepath.Join(dir, "timing.json"), map[string]any{"train_s": trainS, "env_steps_per_s": float64(res.EnvSteps) / trainS,
-		"grad_steps_per_s": float64(res.GradSteps) / trainS, "workers": workers}); err != nil {
+		"grad_steps_per_s": float64(res.GradSteps) / trainS, "workers": workers, "train_cpu_s": trainCPU,
+		"env_cpu_s": res.EnvCPU, "update_cpu_s": res.UpdateCPU, "env_steps": res.EnvSteps, "grad_steps": res.GradSteps}); err != nil {
 		return compareRow{}, err
 	}
 	// Every test seed, so that the report can say what the actions follow
