@@ -19,7 +19,7 @@ import (
 // bottom up. A package may import packages of the layers before its own,
 // never of its own layer or those after.
 var layers = [][]string{
-	{"env/sim", "data", "registry", "internal/testprogress", "internal/atomicfile"},
+	{"env/sim", "data", "registry", "internal/testprogress", "internal/atomicfile", "internal/cputime"},
 	{"env/policy", "env/workload", "internal/fakehandle"},
 	{"policies/base"},
 	{"policies/fifo", "policies/fair", "policies/capacity", "policies/ras"},
