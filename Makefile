@@ -94,10 +94,14 @@ compare-ppo: build
 	rm -rf out/compare-ppo
 	$(VENV)/bin/python bindings/python/compare_ppo.py --task $(PPO_TASK) --steps $(PPO_STEPS) --go-dir out/compare-ppo
 
-# Engine throughput (jobs/s, tasks/s, per CPU second too): the SWIM FB-2009 day,
-# scale-50k, Decima's TPC-H mix and its linearity, each policy on its papers.
+# Engine throughput (jobs/s, tasks/s, per CPU second too) and peak memory,
+# each benchmark alone in its process on one core: the SWIM FB-2009 day,
+# scale-50k, Decima's TPC-H mix and its linearity, a 1,000,000-job run, each
+# policy on its papers; then the SWIM day, scale-50k and decima-tpch beside
+# an earlier commit's, built and run here (about 15 minutes):
+#   make bench [BASE=<commit>]     (default aa3544a, before issue 28)
 bench:
-	$(GO) test ./benchmarks ./env -run '^$$' -bench . -benchtime 1x
+	benchmarks/bench.sh $(BASE)
 
 # This tree's engine benchmarks beside an earlier commit's, built and run in
 # the same session on one core (ratios, as machines differ):
