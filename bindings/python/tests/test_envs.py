@@ -323,3 +323,18 @@ def test_task_ids_train_on_train_seeds():
     venv.close()
     with pytest.raises(ValueError, match="episode_seeds"):
         yarngym.ClusterEnv(**QUICK, episode_seeds=(1, 0))
+
+
+def test_task_seeds_splits_are_disjoint():
+    # Every task's train, validation and test seeds as Python reads them
+    # (the first 20 train seeds) are disjoint runs, and an unknown split
+    # names the ones there are.
+    for t in yarngym.tasks():
+        tid = t["id"]
+        train = set(yarngym.task_seeds(tid, "train"))
+        val = set(yarngym.task_seeds(tid, "validation"))
+        test = set(yarngym.task_seeds(tid, "test"))
+        assert len(val) == t["validation_seeds"]["count"] and len(test) == t["test_seeds"]["count"]
+        assert not (train & val) and not (train & test) and not (val & test), tid
+    with pytest.raises(ValueError, match="validation"):
+        yarngym.task_seeds("AutoAdmin-v0", "held-out")

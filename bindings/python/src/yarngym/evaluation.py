@@ -24,16 +24,19 @@ __all__ = ["evaluate", "task_seeds"]
 
 
 def task_seeds(task_id: str, split: str = "test", n: int | None = None) -> list[int]:
-    """A task's test seeds, or its first ``n`` (default 20) train seeds."""
+    """A task's test or validation seeds (all, or the first ``n``), or its
+    first ``n`` (default 20) train seeds. The three runs are disjoint, as
+    Go's task registry checks (a learner trains on train, may select on
+    validation and is judged on test)."""
     key = task_id if task_id.startswith("yarngym/") else "yarngym/" + task_id
     t = TASKS[key]
-    if split == "test":
-        s = t["test_seeds"]
+    if split in ("test", "validation"):
+        s = t[split + "_seeds"]
         return list(range(s["first"], s["first"] + (n or s["count"])))
     if split == "train":
         s = t["train_seeds"]
         return list(range(s["first"], s["first"] + (n or 20)))
-    raise ValueError(f"split {split!r}: want 'train' or 'test'")
+    raise ValueError(f"split {split!r}: want 'train', 'validation' or 'test'")
 
 
 def evaluate(
@@ -50,7 +53,8 @@ def evaluate(
     trained ``model`` (model.json or its folder) or a ``saved`` model
     committed with yarngym ("ppo", "cmaes": benchmarks/models/TASK/ALGO) for
     one episode per seed and returns the returns, in seed order. ``seeds`` default to the task's
-    test seeds (``split="train"``: its first 20 train seeds)."""
+    test seeds (``split="train"``: its first 20 train seeds;
+    ``"validation"``: its validation seeds)."""
     bare = task_id.removeprefix("yarngym/")
     if seeds is None:
         seeds = task_seeds(bare, split)
