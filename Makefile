@@ -90,9 +90,13 @@ wheel:
 PPO_TASK ?= AutoAdmin-v0
 PPO_STEPS ?= 20480
 .PHONY: compare-ppo
+# Both sides step this tree's simulator: the Python side loads a library
+# built here now (YARNGYM_LIBRARY), not the one the editable install built.
 compare-ppo: build
 	rm -rf out/compare-ppo
-	$(VENV)/bin/python bindings/python/compare_ppo.py --task $(PPO_TASK) --steps $(PPO_STEPS) --go-dir out/compare-ppo
+	mkdir -p out/compare-ppo
+	$(GO) build -buildmode=c-shared -trimpath -o out/compare-ppo/libyarngym.so ./bindings/capi
+	YARNGYM_LIBRARY=$(CURDIR)/out/compare-ppo/libyarngym.so $(VENV)/bin/python bindings/python/compare_ppo.py --task $(PPO_TASK) --steps $(PPO_STEPS) --go-dir out/compare-ppo/go
 
 # Engine throughput (jobs/s, tasks/s, per CPU second too) and peak memory,
 # each benchmark alone in its process on one core: the SWIM FB-2009 day,

@@ -216,7 +216,9 @@ def main(argv: list[str] | None = None) -> None:
     cpu = max(os.sched_getaffinity(0)) if args.cpu is None else args.cpu
     os.sched_setaffinity(0, {cpu})  # the Go child inherits it
     yarngym.set_threads(1)  # one core each: the Go side runs with --workers 1, torch with 1 thread
-    task = yarngym.TASKS["yarngym/" + args.task]
+    # tasks(): the library's own table (TASKS is empty for a library given
+    # by $YARNGYM_LIBRARY, as make compare-ppo gives this tree's).
+    task = {t["gym_id"]: t for t in yarngym.tasks()}["yarngym/" + args.task]
     base = yarngym.baselines(args.task)
 
     go = go_result(args.task, args.steps, args.seed, args.go_dir / f"seed{args.seed}-steps{args.steps}", args.yarngym)
