@@ -35,6 +35,10 @@ type taskJSON struct {
 	ActionHigh    []float64 `json:"action_high"`
 	ActionInteger []bool    `json:"action_integer"`
 	ObsDim        int       `json:"obs_dim"`
+	// SplitEnvs is, for a task whose seed runs have workloads of their own
+	// (Task.Splits), each split's environment (Python's env_kwargs(task,
+	// split)); "env" is the train split's.
+	SplitEnvs map[string]env.Config `json:"split_envs,omitempty"`
 }
 
 type paramJSON struct {
@@ -96,6 +100,13 @@ func registryJSON(what int) (string, error) {
 			// part of the family only. Evaluation on other seeds goes through
 			// yg_evaluate, which picks each seed run's own split ("splits"
 			// lists them).
+			var splits map[string]env.Config
+			if len(t.Splits) > 0 {
+				splits = map[string]env.Config{}
+				for _, name := range task.SplitNames() {
+					splits[name] = t.EnvFor(name)
+				}
+			}
 			t.Env = t.EnvFor(task.SplitTrain)
 			e, err := env.New(t.Env)
 			if err != nil {
@@ -103,7 +114,7 @@ func registryJSON(what int) (string, error) {
 			}
 			lo, hi, integer := e.ActionBounds()
 			out = append(out, taskJSON{Task: t, GymID: t.GymID(), Objective: t.Objective(), ActionLow: lo, ActionHigh: hi,
-				ActionInteger: integer, ObsDim: e.ObsDim()})
+				ActionInteger: integer, ObsDim: e.ObsDim(), SplitEnvs: splits})
 		}
 		v = out
 	case regBaselines:

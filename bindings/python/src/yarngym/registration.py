@@ -72,9 +72,14 @@ def _read_tasks() -> list[dict[str, Any]]:
 TASKS: dict[str, dict[str, Any]] = {t["gym_id"]: t for t in _read_tasks()}
 
 
-def env_kwargs(task: dict[str, Any]) -> dict[str, Any]:
-    """ClusterEnv keyword arguments of a task's environment."""
-    cfg = task["env"]
+def env_kwargs(task: dict[str, Any], split: str = "train") -> dict[str, Any]:
+    """ClusterEnv keyword arguments of a task's environment on ``split``
+    ("train", "validation" or "test"): a task whose seed runs draw their
+    workloads from parts of a family (``split_envs``, e.g. train and test
+    hours of a trace) has one per split; the others have one for all."""
+    if split not in ("train", "validation", "test"):
+        raise ValueError(f"split {split!r}: want 'train', 'validation' or 'test'")
+    cfg = (task.get("split_envs") or {}).get(split, task["env"])
     return {k: cfg[k] for k in _CONFIG_KEYS if cfg.get(k) not in (None, [], {})}
 
 
