@@ -12,6 +12,7 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 
 import yarngym
+from yarngym.registration import env_kwargs
 from _helpers import QUICK, actions
 
 IDS = sorted(yarngym.TASKS) + ["yarngym/Scenario-v0"]
@@ -338,3 +339,19 @@ def test_task_seeds_splits_are_disjoint():
         assert not (train & val) and not (train & test) and not (val & test), tid
     with pytest.raises(ValueError, match="validation"):
         yarngym.task_seeds("AutoAdmin-v0", "held-out")
+
+
+def test_env_kwargs_per_split():
+    # A task whose seed runs draw their workloads from parts of a trace
+    # (DRESS-FB5-v0: FB-2009 hours) gives each split its own environment,
+    # the train one being the registered "env"; a task without splits has
+    # one environment for all three.
+    by_id = {t["id"]: t for t in yarngym.tasks()}
+    fb = by_id["DRESS-FB5-v0"]
+    train, val, test = (env_kwargs(fb, s) for s in ("train", "validation", "test"))
+    assert train == env_kwargs(fb)
+    assert train["sets"] != test["sets"] and val["sets"] not in (train["sets"], test["sets"])
+    plain = by_id["AutoAdmin-v0"]
+    assert env_kwargs(plain, "test") == env_kwargs(plain)
+    with pytest.raises(ValueError, match="validation"):
+        env_kwargs(plain, "held-out")
