@@ -181,8 +181,17 @@ func (st *Stage) headPending() *Task {
 // RMContainerAllocator.preemptReducesIfNeeded, mapreduce.job.reducer.
 // unconditional-preempt.delay.sec). On a typed TaskTracker a reducer holds
 // no map slot: nothing is killed there.
+//
+// A kill brings its node up to now first, which may end another job's last
+// task there and remove that job from s.active: the loop walks a copy and
+// passes over jobs no longer active.
 func (s *Sim) preemptReducers() {
-	for _, j := range s.active {
+	s.activeScratch = append(s.activeScratch[:0], s.active...)
+	defer clear(s.activeScratch)
+	for _, j := range s.activeScratch {
+		if j.active < 0 {
+			continue // ended during this tick
+		}
 		for i := 1; i < len(j.Stages); i++ {
 			st, prev := j.Stages[i], j.Stages[i-1]
 			if st.Spec.Kind != KindReduce || st.Running == 0 || prev.Pending == 0 || prev.Running > 0 {

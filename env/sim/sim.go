@@ -118,11 +118,13 @@ type Sim struct {
 	stuckReason  string
 	truncated    bool
 
-	handle   *handle // what the policy's parts are given (handle.go)
-	stats    Stats
-	acct     accounting
-	records  []TaskRecord
-	timeline []Sample
+	handle  *handle // what the policy's parts are given (handle.go)
+	stats   Stats
+	acct    accounting
+	records []TaskRecord
+	// activeScratch is preemptReducers' copy of active.
+	activeScratch []*Job
+	timeline      []Sample
 }
 
 // New validates cfg and builds a run. Nothing runs until Run or RunUntil.
