@@ -18,12 +18,7 @@ set -euo pipefail
 base=${1:?usage: benchmarks/compare.sh BASE [REGEX] [COUNT]}
 regex=${2:-'^Benchmark(SWIMDay|Scale50k|TPCH)$'}
 count=${3:-3}
-root=$(git rev-parse --show-toplevel)
-cd "$root"
-work=$(mktemp -d)
-cleanup() { git worktree remove --force "$work/base" >/dev/null 2>&1 || true; rm -rf "$work"; }
-trap cleanup EXIT
-git worktree add -q --detach "$work/base" "$base"
+. "$(dirname "$0")/basetree.sh" "$base"
 echo "building the benchmarks of $base and of this tree" >&2
 (cd "$work/base" && go test -c -o "$work/base.test" ./benchmarks)
 go test -c -o "$work/head.test" ./benchmarks

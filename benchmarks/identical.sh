@@ -15,12 +15,7 @@
 set -euo pipefail
 base=${1:?usage: benchmarks/identical.sh BASE [SCENARIO...]}
 shift
-root=$(git rev-parse --show-toplevel)
-cd "$root"
-work=$(mktemp -d)
-cleanup() { git worktree remove --force "$work/base" >/dev/null 2>&1 || true; rm -rf "$work"; }
-trap cleanup EXIT
-git worktree add -q --detach "$work/base" "$base"
+. "$(dirname "$0")/basetree.sh" "$base"
 echo "building yarngym at $base and at this tree" >&2
 (cd "$work/base" && go build -o "$work/base.bin" ./cmd/yarngym)
 go build -o "$work/head.bin" ./cmd/yarngym
