@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"yarngym/env/task"
 )
 
 // subcommands are the commands the top-level usage lists ("  yarngym CMD ..."),
@@ -39,6 +41,13 @@ func TestHelpEverySubcommand(t *testing.T) {
 			for _, want := range []string{"usage: yarngym " + cmd, "\nflags:\n", "  -h, --help", "\nexample:\n  yarngym " + cmd} {
 				if !strings.Contains(stdout, want) {
 					t.Fatalf("%v: help lacks %q:\n%s", args, want, stdout)
+				}
+			}
+			// A task the example names is a registered one (evaluate's
+			// example named a task that was never registered).
+			for _, id := range regexp.MustCompile(`\b[A-Za-z0-9-]+-v\d+\b`).FindAllString(stdout[strings.Index(stdout, "\nexample:\n"):], -1) {
+				if _, err := task.Lookup(id); err != nil {
+					t.Fatalf("%v: the example names task %s: %v", args, id, err)
 				}
 			}
 			if first == "" {

@@ -237,7 +237,7 @@ or other generator parameters; --split names which of the task's seed runs
 (and its part of the workload family) to play. Off the task's own test
 workload, the paper default and the saved best static setting are played
 again on the same workload and seeds. The output states the workload used.`,
-		"yarngym evaluate SWIMHour-DRESS-v0 --model out/learn/SWIMHour-DRESS-v0/grid --set workload.options.windows_from=0 --set workload.options.windows_to=23")
+		"yarngym evaluate DRESS-FB5-v0 --model out/learn/DRESS-FB5-v0/grid --set workload.options.windows_from=0 --set workload.options.windows_to=23")
 	model := c.fs.String("model", "", "`PATH` of model.json, or the folder holding it")
 	workers := c.fs.Int("workers", runtime.GOMAXPROCS(0), "`K` goroutines stepping the environments")
 	var sets multiFlag
