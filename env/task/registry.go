@@ -34,6 +34,18 @@ package task
 //     seeds and 382.2 +- 18.4 (20.8 s.e.) held out. Without delta 0 the
 //     spread is 9.2 +- 4.0 (2.3 s.e., test seeds), as on 10800 s. Default
 //     -11.0 +- 4.7, best static (0.38, 0.219) -1.57 +- 0.08.
+//   - AutoAdmin's reservation on a SWIM FB-2009 hour per seed
+//     (AutoAdmin-FB5-v0, defined before measuring as DRESS-FB5-v0's
+//     environment with AutoAdmin-v0's action: rrp_scale over [0, 2], 9
+//     points, default 1): the return is the same to the bit from 0 to 1.5
+//     (-1.668 +- 0.071 on the test seeds: the ARC never holds back an AM,
+//     the hour's AMs of 1 vCore stay far below the 100 vCores less R_R)
+//     and falls only where the reservation starves admission: 1.75 gives
+//     -3.29 +- 0.80, 2 -80.8 +- 16.9 (no stall). Best (0) minus worst
+//     non-stalling (2) is 79.2 +- 16.8 on the test seeds (4.7 s.e.) but
+//     272.1 +- 112.6 on held-out train seeds (2.4 s.e.): not registered.
+//     The paper default (1) is the best static setting's return (1.55,
+//     -1.668 +- 0.071, +0.000 paired); random -1.84 +- 0.10.
 //
 // Registered as a control task (Task.Control; its grid's spread is not
 // confirmed on held-out seeds, a negative control for learners): iKayak's

@@ -96,3 +96,30 @@ func autoAdminFBHour() *Task {
 		Grid:    []int{9},
 	}
 }
+
+// operaFBHour: OPERA-v0's action, the contention threshold rho and the
+// classifier's posterior cutoff (bounds, 5 x 5 grid, the paper's 0.95 and
+// 0.5, a 60 s control interval, all as OPERA-v0's), on one FB-2009 hour per
+// seed on DRESS-FB5-v0's congested cluster. OPERA (Sec. III) runs tasks it
+// classifies short in opportunistic containers on nodes whose usage stays
+// under rho of capacity; an FB-2009 hour's many small jobs are mostly short
+// tasks, and on 5 nodes the hour's bursts contend. Defined before any
+// return was measured, after AutoAdmin-FB5-v0 failed the rule (registry.go):
+// the environment is DRESS-FB5-v0's (cluster, horizon 10800 s, stall
+// detector, reward, seeds and hour splits).
+func operaFBHour() *Task {
+	return &Task{
+		ID:    "OPERA-FB5-v0",
+		Doc:   "OPERA on one hour of Facebook's 2009 MapReduce trace per seed (SWIM FB-2009) on the DRESS paper's congested cluster (5 nodes of 20 vCores, 80 GB; train hours 0-15, validation 16-19, test 20-23); the agent sets rho, the contention threshold of the node monitor, and the posterior cutoff above which a task is classified short and may run in an opportunistic container",
+		Paper: "OPERA",
+		Ref:   "OPERA Sec. III-B (classifier), III-C (rho = 0.95); DRESS Sec. V-A1 (5 nodes); SWIM FB-2009 (24 one-hour samples of a 600-machine cluster)",
+		Env: env.Config{Scenario: "swim-hour", Policy: "opera", Controlled: []string{"rho", "posterior_cutoff"},
+			Sets:             append([]string{"cluster.nodes.0.count=5", "cluster.nodes.0.vcores=20", "cluster.nodes.0.mem_mb=81920"}, stallAfter300s...),
+			Bounds:           map[string][2]float64{"rho": {0.5, 2}},
+			ControlIntervalS: 60, HorizonS: 10800, Reward: map[string]float64{"slowdown": 1}},
+		Train: trainSeeds, Validation: validationSeeds, Test: testSeeds,
+		Splits:  fbHourSplits,
+		Default: []float64{0.95, 0.5},
+		Grid:    []int{5, 5},
+	}
+}
