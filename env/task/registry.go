@@ -46,6 +46,19 @@ package task
 //     272.1 +- 112.6 on held-out train seeds (2.4 s.e.): not registered.
 //     The paper default (1) is the best static setting's return (1.55,
 //     -1.668 +- 0.071, +0.000 paired); random -1.84 +- 0.10.
+//   - OPERA's rho and posterior cutoff on a SWIM FB-2009 hour per seed
+//     (OPERA-FB5-v0, defined before measuring as DRESS-FB5-v0's
+//     environment with OPERA-v0's action: rho over [0.5, 2], the cutoff
+//     over [0, 1], 5 x 5 grid, default (0.95, 0.5), 60 s interval): the
+//     best non-stalling setting (rho 0.5, cutoff 1: no task is classified
+//     short, so no opportunistic container, the same return for every rho)
+//     -28.47 +- 8.54 minus the worst (rho 2, cutoff 0: every task
+//     opportunistic on nodes loaded to twice their capacity) -48.56 +-
+//     13.49 is 20.1 +- 5.1 on the test seeds (4.0 s.e.) but 127.9 +- 53.6
+//     on held-out train seeds (2.4 s.e.): not registered. The paper
+//     default is -29.13 +- 8.79, the best static setting (0.6875, 0.875)
+//     -28.03 +- 8.21 (+1.10 +- 1.04 paired; -97.3 +- 36.5 on the train
+//     seeds it was chosen on), random -29.72 +- 8.72; no setting stalls.
 //
 // Registered as a control task (Task.Control; its grid's spread is not
 // confirmed on held-out seeds, a negative control for learners): iKayak's
