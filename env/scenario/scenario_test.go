@@ -17,15 +17,16 @@ import (
 func seed(v uint64) *uint64 { return &v }
 
 // partial lists built-ins too large to check event by event to the end in
-// a test, with the settings that cut them to a prefix: swim-fb2009's and
-// swim-hour's first simulated quarter hour, decima-tpch's first 20 minutes,
+// a test, with the settings that cut them to a prefix: swim-fb2009's,
+// swim-hour's and alibaba-hour's first simulated quarter hour, decima-tpch's first 20 minutes,
 // and scale-50k's first 300 jobs for 30 s on 1,000 of its nodes (the
 // invariants are checked over every node after every event).
 var partial = map[string][]string{
-	"swim-fb2009": {"run.max_s=900"},
-	"swim-hour":   {"run.max_s=900"},
-	"decima-tpch": {"run.max_s=1200"},
-	"scale-50k":   {"cluster.nodes.0.count=1000", "workload.options.max_jobs=300", "run.max_s=30"},
+	"swim-fb2009":  {"run.max_s=900"},
+	"swim-hour":    {"run.max_s=900"},
+	"alibaba-hour": {"run.max_s=900"},
+	"decima-tpch":  {"run.max_s=1200"},
+	"scale-50k":    {"cluster.nodes.0.count=1000", "workload.options.max_jobs=300", "run.max_s=30"},
 }
 
 // TestInvariantsEveryEvent runs every built-in scenario, two seeds each,

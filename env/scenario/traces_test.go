@@ -21,7 +21,7 @@ func TestShippedTracesFromAnyFolder(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		jobs int
-	}{{"sls-2jobs", 2}, {"swim-hour", 0}, {"swim-fb2009", 0}} {
+	}{{"sls-2jobs", 2}, {"swim-hour", 0}, {"swim-fb2009", 0}, {"alibaba-hour", 0}} {
 		sc, err := scenario.Load(c.name, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)

@@ -34,7 +34,7 @@ type AlibabaOptions struct {
 	// not published; the trace only gives fractions).
 	MachineMemMB int64 `toml:"machine_mem_mb"`
 	// MaxJobs keeps only the first max_jobs jobs by submission time (0: all),
-	// of the repeated trace when repeat > 1.
+	// of the repeated trace when repeat > 1, of the window with a window.
 	MaxJobs int `toml:"max_jobs"`
 	// TimeScale multiplies submission times; 0 submits every job at time 0.
 	// It applies after repeat.
@@ -44,6 +44,19 @@ type AlibabaOptions struct {
 	// first to last submission plus the mean gap) after the original; copy
 	// k > 0 of job ID is named alibaba-ID-copyK and draws its own durations.
 	Repeat int `toml:"repeat"`
+	// WindowS, Window, WindowsFrom and WindowsTo replay one window of the
+	// trace, as the swim loader's (window.go): window_s seconds of
+	// submissions counted from time 0 (0: the whole trace), the k-th window
+	// (window = k >= 0) or one drawn per seed among windows_from to
+	// windows_to (inclusive; -1: the last) that hold jobs (window = -1), so
+	// that a scenario is a family of workloads whose parts share no window.
+	// A job falls in the window of its submission; the window's jobs are
+	// submitted relative to its start, then max_jobs and time_scale apply.
+	// A window and repeat > 1 exclude each other.
+	WindowS     float64 `toml:"window_s"`
+	Window      int     `toml:"window"`
+	WindowsFrom int     `toml:"windows_from"`
+	WindowsTo   int     `toml:"windows_to"`
 	// Sigma is the log-space spread of instance durations around the
 	// task's mean duration (used as the median).
 	Sigma float64 `toml:"sigma"`
@@ -66,7 +79,7 @@ func (o *AlibabaOptions) Notes() []string { return o.notes }
 // AlibabaDefaults returns the Alibaba loader's default options (Path is
 // empty).
 func AlibabaDefaults() *AlibabaOptions {
-	return &AlibabaOptions{MachineMemMB: 65536, TimeScale: 1, Sigma: 0.1, Repeat: 1}
+	return &AlibabaOptions{MachineMemMB: 65536, TimeScale: 1, Sigma: 0.1, Repeat: 1, WindowsTo: -1}
 }
 
 func (o *AlibabaOptions) validate() error {
@@ -74,6 +87,9 @@ func (o *AlibabaOptions) validate() error {
 		return fmt.Errorf("machine_mem_mb: must be in [1, 2^40], got %d", o.MachineMemMB)
 	}
 	if err := checkRepeat(o.Repeat); err != nil {
+		return err
+	}
+	if err := checkWindows(o.WindowS, o.Window, o.WindowsFrom, o.WindowsTo, o.Repeat); err != nil {
 		return err
 	}
 	return checkTraceCommon(o.Sigma, o.TimeScale, o.MaxJobs, o.AMVCores, o.AMMemMB)
@@ -278,14 +294,55 @@ func parseAlibaba(r io.Reader, name string, o *AlibabaOptions) ([]*alibabaJob, e
 			}
 		}
 	}
-	if o.MaxJobs > 0 && len(jobs) > o.MaxJobs {
+	if err := checkWindowsIn(name, jobs[len(jobs)-1].submitS, o.WindowS, o.Window, o.WindowsFrom, o.WindowsTo); err != nil {
+		return nil, err
+	}
+	if o.WindowS == 0 && o.MaxJobs > 0 && len(jobs) > o.MaxJobs { // with a window, buildAlibaba cuts the window's
 		jobs = jobs[:o.MaxJobs]
 	}
 	return jobs, nil
 }
 
+// alibabaWindow returns the jobs of the window o selects (drawing it from
+// rng when o.Window is -1), submitted relative to its start (copies: the
+// parsed jobs are shared by every seed), cut to max_jobs; jobs itself
+// without a window.
+func alibabaWindow(o *AlibabaOptions, jobs []*alibabaJob, rng *sim.Rand) ([]*alibabaJob, error) {
+	w := o.WindowS
+	if w <= 0 {
+		return jobs, nil
+	}
+	submits := make([]float64, len(jobs))
+	for i, j := range jobs {
+		submits[i] = j.submitS
+	}
+	k, lo, hi, err := pickWindow(submits, w, o.Window, o.WindowsFrom, o.WindowsTo, rng)
+	if err != nil {
+		return nil, err
+	}
+	var in []*alibabaJob
+	for _, j := range jobs {
+		if j.submitS >= lo && j.submitS < hi {
+			c := *j
+			c.submitS -= lo
+			in = append(in, &c)
+		}
+	}
+	if len(in) == 0 {
+		return nil, fmt.Errorf("window %d ([%g, %g) s) has no jobs", k, lo, hi)
+	}
+	if o.MaxJobs > 0 && len(in) > o.MaxJobs {
+		in = in[:o.MaxJobs]
+	}
+	return in, nil
+}
+
 // buildAlibaba draws one seed's jobs from parsed ones.
 func buildAlibaba(o *AlibabaOptions, jobs []*alibabaJob, rng *sim.Rand) ([]sim.JobSpec, error) {
+	jobs, err := alibabaWindow(o, jobs, rng)
+	if err != nil {
+		return nil, err
+	}
 	am := sim.Res{VCores: o.AMVCores, MemMB: o.AMMemMB}
 	out := make([]sim.JobSpec, 0, len(jobs))
 	for _, j := range jobs {

@@ -153,28 +153,14 @@ func (o *SWIMOptions) validate() error {
 	if o.MaxReducesPerJob < 0 {
 		return fmt.Errorf("max_reduces_per_job: must not be negative, got %d", o.MaxReducesPerJob)
 	}
-	if !(o.WindowS >= 0 && o.WindowS <= traceMaxSec) {
-		return fmt.Errorf("window_s: must be in [0, %g] s (0: the whole trace), got %v", float64(traceMaxSec), o.WindowS)
-	}
-	if o.Window < -1 || (o.WindowS == 0 && o.Window != 0) {
-		return fmt.Errorf("window: %d; want -1 (drawn per seed) or a window index >= 0, with window_s > 0", o.Window)
-	}
-	if o.WindowsFrom != 0 || o.WindowsTo != -1 {
-		if o.Window != -1 {
-			return fmt.Errorf("windows_from, windows_to: %d, %d restrict the windows drawn per seed; they need window = -1, got %d", o.WindowsFrom, o.WindowsTo, o.Window)
-		}
-		if o.WindowsFrom < 0 || o.WindowsTo < -1 || (o.WindowsTo >= 0 && o.WindowsTo < o.WindowsFrom) {
-			return fmt.Errorf("windows_from, windows_to: %d, %d; want 0 <= windows_from <= windows_to (or windows_to = -1: the last window)", o.WindowsFrom, o.WindowsTo)
-		}
-	}
 	if err := checkTraceCommon(o.Sigma, o.TimeScale, o.MaxJobs, o.AMVCores, o.AMMemMB); err != nil {
 		return err
 	}
 	if err := checkRepeat(o.Repeat); err != nil {
 		return err
 	}
-	if o.Repeat > 1 && o.WindowS > 0 {
-		return fmt.Errorf("repeat: %d copies and a window (window_s %v) exclude each other", o.Repeat, o.WindowS)
+	if err := checkWindows(o.WindowS, o.Window, o.WindowsFrom, o.WindowsTo, o.Repeat); err != nil {
+		return err
 	}
 	for _, c := range []struct {
 		key string
@@ -340,14 +326,8 @@ func parseSWIM(r io.Reader, name string, o *SWIMOptions) ([]swimRecord, error) {
 			}
 		}
 	}
-	if w := o.WindowS; w > 0 {
-		n := int(float64(recs[len(recs)-1].submitS)/w) + 1
-		if o.Window >= n {
-			return nil, fmt.Errorf("%s: window %d: the trace has %d windows of %g s", name, o.Window, n, w)
-		}
-		if o.WindowsFrom >= n || o.WindowsTo >= n {
-			return nil, fmt.Errorf("%s: windows_from, windows_to: %d, %d: the trace has %d windows of %g s (0 to %d)", name, o.WindowsFrom, o.WindowsTo, n, w, n-1)
-		}
+	if err := checkWindowsIn(name, float64(recs[len(recs)-1].submitS), o.WindowS, o.Window, o.WindowsFrom, o.WindowsTo); err != nil {
+		return nil, err
 	}
 	return recs, nil
 }
@@ -393,24 +373,14 @@ func parseSWIMRow(f []string, line int, name string, seen map[string]int, o *SWI
 // max_jobs.
 func swimWindow(o *SWIMOptions, recs []swimRecord, rng *sim.Rand) ([]swimRecord, error) {
 	if w := o.WindowS; w > 0 {
-		k := o.Window
-		if k < 0 { // draw among the windows that hold jobs, inside [windows_from, windows_to]
-			var held []int
-			for _, r := range recs {
-				i := int(float64(r.submitS) / w)
-				if i < o.WindowsFrom || (o.WindowsTo >= 0 && i > o.WindowsTo) {
-					continue
-				}
-				if len(held) == 0 || held[len(held)-1] != i {
-					held = append(held, i)
-				}
-			}
-			if len(held) == 0 {
-				return nil, fmt.Errorf("windows_from, windows_to: no window from %d to %d holds jobs", o.WindowsFrom, o.WindowsTo)
-			}
-			k = held[rng.IntN(len(held))]
+		submits := make([]float64, len(recs))
+		for i, r := range recs {
+			submits[i] = float64(r.submitS)
 		}
-		lo, hi := float64(k)*w, float64(k+1)*w
+		k, lo, hi, err := pickWindow(submits, w, o.Window, o.WindowsFrom, o.WindowsTo, rng)
+		if err != nil {
+			return nil, err
+		}
 		var in []swimRecord
 		for _, r := range recs {
 			if t := float64(r.submitS); t >= lo && t < hi {
