@@ -24,7 +24,6 @@ var known = map[string]string{
 	"preempt/capacity": "88 % of jobs within 10 %, mean ratio 1.001 (seeds 2-4: 75, 94, 38 %): both preemption monitors mark and kill the same containers " +
 		"at the same instants until 368.8 s (68 kills each); the first difference is at 228.85 s, node 17 given to a map of queue b's second job in yarngym " +
 		"and of its first job in Hadoop (delay scheduling's counts, as in the locality scenario), not traced further",
-	"paper/dress-spark/capacity": "20 % of jobs within 10 %, mean ratio 0.883: yarngym's Spark-on-YARN jobs (one short container per task, at most the executor count held) finish 12 % sooner than under Hadoop's CapacityScheduler; not yet traced",
 }
 
 // only names the suite scenarios that run under one scheduler: their

@@ -295,6 +295,9 @@ func (s *Sim) freeExcess(j *Job, all bool) {
 		if all || e.freeAt <= s.now {
 			s.free(e.n, j, e.alloc, e.kind)
 			s.markDirty(e.n)
+			if j.capped {
+				j.reported++ // released: its completion is in this response (capped.go)
+			}
 		} else {
 			kept = append(kept, e)
 		}
@@ -595,7 +598,7 @@ func (s *Sim) unreservedRequest(st *Stage, t *Task) *Task {
 			return o
 		}
 	}
-	if st.Asking() > 0 && (st.asks != nil || st.rampup) {
+	if st.Asking() > 0 && st.counted() {
 		return s.excessTask(st)
 	}
 	return nil
@@ -617,7 +620,7 @@ func (s *Sim) ReserveRequest(n *Node, t *Task) {
 		return
 	}
 	st := t.Stage
-	if st == nil || (st.asks == nil && !st.rampup) {
+	if st == nil || !st.counted() {
 		if s.policy.KeepReservations && !t.Excess() && t.reservedOn != n {
 			s.reserveAgain(n, t) // one more node for the same request
 		}
@@ -641,7 +644,7 @@ func (s *Sim) ReserveRequest(n *Node, t *Task) {
 // positive). For a stage asking as MapReduce's AM does, the scheduler's
 // count for the stage; otherwise t itself must be requestable.
 func (s *Sim) StillAsked(t *Task) bool {
-	if st := t.Stage; st != nil && (st.asks != nil || st.rampup) {
+	if st := t.Stage; st != nil && st.counted() {
 		return t.Job.State == JobAdmitted && (t.Excess() || t.State == TaskPending) && st.Asking() > 0
 	}
 	return s.Requestable(t)

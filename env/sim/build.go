@@ -119,6 +119,10 @@ func (s *Sim) materialize(j *Job) {
 		if s.asksStage(j, st) {
 			st.asks = &mapAsks{rmHost: map[int32]int32{}, rmRack: map[int32]int32{}, amHost: map[int32]int32{}, amRack: map[int32]int32{}}
 		}
+		if s.cappedStage(j, st) {
+			st.capped, st.amLimit = true, -1
+			j.capped = true
+		}
 		s.stages = append(s.stages, st)
 		st.phases = ss.Profile.Phases
 		replicas := ss.BlockReplicas

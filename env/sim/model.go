@@ -169,6 +169,8 @@ type Job struct {
 	admitSeq  int               // order of admission (1, 2, ...)
 	asking    bool              // in Sim.asking: HasPending is true
 	amBeat    bool              // an AM heartbeat is due (reduces.go)
+	capped    bool              // a stage asks capped at MaxRunning (capped.go)
+	reported  int               // containers reported complete to the AM at its next allocate() (capped.go)
 	excess    []excessContainer // containers beyond its maps, until released (asks.go)
 }
 
@@ -223,6 +225,13 @@ type Stage struct {
 	// the AM last sent it (reduces.go).
 	amSched   int
 	amChanged bool
+	// capped: a stage whose AM caps its asks at MaxRunning on its
+	// heartbeat (capped.go); amLimit is its last request limit (-1: none
+	// yet), amDirty says its any-node entry changed since the AM last sent
+	// it, limitsDue that the limit is to be sent again.
+	capped             bool
+	amLimit            int
+	amDirty, limitsDue bool
 	// excess stand for containers the scheduler gives the stage beyond its
 	// tasks (its AM releases them; asks.go): never in a container, not the
 	// run's tasks.
@@ -369,7 +378,7 @@ func (st *Stage) Asking() int {
 	if !st.Released {
 		return 0
 	}
-	if st.rampup {
+	if st.rampup || st.capped {
 		return max(st.asked, 0) // may exceed Pending: excess containers
 	}
 	if st.asks != nil {

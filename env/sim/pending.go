@@ -77,10 +77,10 @@ func (s *Sim) stageNext(j *Job, st *Stage, n *Node, max Locality) *Task {
 			return nil
 		}
 	}
-	if t := st.headPending(); t != nil || !st.rampup {
+	if t := st.headPending(); t != nil || !(st.rampup || st.capped) {
 		return t
 	}
-	return s.excessTask(st) // the scheduler counts more reducers than are left
+	return s.excessTask(st) // the scheduler counts more containers than tasks are left
 }
 
 // HasPending reports whether the job asks for any container now.

@@ -73,6 +73,13 @@ func (s *Sim) amBeat(j *Job) {
 	if j.State != JobAdmitted {
 		return
 	}
+	if j.capped {
+		for _, st := range j.Stages {
+			if st.capped {
+				s.sendCapped(st) // its asks, before allocate() (capped.go)
+			}
+		}
+	}
 	if len(j.excess) > 0 {
 		s.freeExcess(j, false) // released with this allocate()
 	}
@@ -81,8 +88,20 @@ func (s *Sim) amBeat(j *Job) {
 		st.unreported -= st.freedSince
 		st.freedSince = 0
 	}
+	reported := j.reported > 0
+	j.reported = 0
 	more := len(j.excess) > 0
 	for _, st := range j.Stages {
+		if st.capped {
+			// A response with completed containers: the limits go again
+			// at the next allocate() (capped.go).
+			st.limitsDue = st.limitsDue || reported
+			if st.givenSince > 0 {
+				s.assignCapped(st)
+			}
+			more = more || st.amDirty || st.limitsDue || len(j.excess) > 0
+			continue
+		}
 		if a := st.asks; a != nil {
 			// allocate(): send the asks changed since, then assign the
 			// maps to the containers this response brings.

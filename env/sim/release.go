@@ -135,6 +135,9 @@ func (s *Sim) release(n *Node) {
 		if r.stage != nil && r.stage.unreported > 0 {
 			r.stage.freedSince++
 		}
+		if !r.am {
+			s.cappedReported(r.job, 1)
+		}
 		s.touch(r.job)
 		if r.am {
 			if len(n.removing) == 0 {

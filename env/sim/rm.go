@@ -82,7 +82,7 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	}
 	s.advance(n)
 	if r := t.reservedOn; r != nil {
-		if st := t.Stage; r != n && st != nil && (st.asks != nil || st.rampup) && s.policy.KeepReservations {
+		if st := t.Stage; r != n && st != nil && st.counted() && s.policy.KeepReservations {
 			s.moveReservation(t) // the node was reserved for the stage's request
 		} else {
 			s.dropReservations(t, n)
@@ -156,11 +156,11 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		st.Pending--
 		st.Running++
 		st.LastStartMs = s.now
-		if st.rampup {
+		if st.rampup || st.capped {
 			st.asked--
 			st.givenSince++
 			if t.stall > 0 {
-				t.bound = true // the AM assigns it at its heartbeat (reduces.go)
+				t.bound = true // the AM assigns it at its heartbeat (reduces.go, capped.go)
 				st.redBatch = append(st.redBatch, t)
 				s.scheduleAMBeat(j)
 			}
@@ -194,7 +194,7 @@ func (s *Sim) settleAMStart(am *Task) {
 	j := am.Job
 	j.amReadyMs = s.now + s.model.AMStartupMs
 	for _, st := range j.Stages {
-		if st.rampup {
+		if st.rampup || st.capped {
 			s.scheduleAMBeat(j) // its first allocate() is at registration
 			break
 		}
@@ -233,11 +233,12 @@ func (s *Sim) Requestable(t *Task) bool {
 	if t.Kind == KindAM {
 		return true
 	}
-	if m := t.Stage.Spec.MaxRunning; m > 0 && t.Stage.Running >= m {
+	if t.Stage.rampup || t.Stage.capped {
+		if t.Stage.asked <= 0 {
+			return false // the scheduler holds no ask for another container (reduces.go, capped.go)
+		}
+	} else if m := t.Stage.Spec.MaxRunning; m > 0 && t.Stage.Running >= m {
 		return false
-	}
-	if t.Stage.rampup && t.Stage.asked <= 0 {
-		return false // the scheduler holds no ask for another reducer (reduces.go)
 	}
 	return t.Stage.Released && (t.Job.AM == nil || s.now >= t.Job.amReadyMs)
 }
@@ -267,7 +268,7 @@ func (s *Sim) removeContainer(t *Task, how releaseHow) {
 	j := t.Job
 	st := t.Stage
 	later := how == releaseAtBeat
-	if later && st != nil && (st.rampup || st.asks != nil) {
+	if later && st != nil && st.counted() {
 		st.unreported++ // the AM counts it assigned until told (reduces.go)
 	}
 	switch {
@@ -449,6 +450,10 @@ func (s *Sim) releaseReady(j *Job) {
 		if st.asks != nil {
 			st.asks.sendAsks(st) // the AM's first ask, at its registration
 		}
+		if st.capped {
+			st.amDirty = true // sent at the AM's next heartbeat (capped.go)
+			s.scheduleAMBeat(j)
+		}
 		s.touch(j)
 	}
 }
@@ -529,7 +534,12 @@ func (s *Sim) kill(t *Task, how releaseHow) error {
 	t.swapped, t.swapIn, t.stall = 0, 0, 0
 	t.Locality = NodeLocal
 	s.enqueue(t, true, true)
-	if t.Stage.rampup || t.Stage.asks != nil {
+	if t.Stage.capped {
+		// Scheduled again, and its container reported complete (capped.go).
+		t.Stage.amDirty = true
+		s.cappedReported(t.Job, 1)
+	}
+	if t.Stage.counted() {
 		s.scheduleAMBeat(t.Job) // the AM asks for it again as its ramp-up allows
 	}
 	s.touch(t.Job)
