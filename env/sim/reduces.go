@@ -60,11 +60,27 @@ func (s *Sim) scheduleAMBeat(j *Job) {
 		at = j.amReadyMs + ((s.now-j.amReadyMs)/hb+1)*hb
 	}
 	j.amBeat = true
-	s.seq++
 	// An AM heartbeat comes before the node heartbeats of its instant: its
-	// asks are in when the nodes are offered.
-	s.queue.push(event{at: at, seq: s.seq, ord: -1, id: j.ID, kind: evAMBeat})
+	// asks are in when the nodes are offered. The AM heartbeats of one
+	// instant come after the instant's other events before its node
+	// heartbeats, in job order (amBeatSeq).
+	s.queue.push(event{at: at, seq: amBeatSeq(j.ID), ord: -1, id: j.ID, kind: evAMBeat})
 }
+
+// amBeatSeq is the seq of job id's AM heartbeats: the AM heartbeats of one
+// instant run in job order, after the other events of that instant ordered
+// before its node heartbeats (ord -1), whatever order they were scheduled
+// in. Each AM is a process of its own, so Hadoop gives its allocate() calls
+// of one instant no order; yarngym schedules an AM's heartbeat only while
+// it has something to do (woken by whichever event gives it work), so the
+// order it was scheduled in says nothing about the AMs either. Job order is
+// the order of the oracle's driver (oracle/README.md, "Same-instant
+// order"), and it matters: an allocate() that releases a container (one
+// given beyond what the AM asked for) raises the headroom of the AMs that
+// call after it, and with it their reducer ramp-up
+// (RMContainerAllocator.scheduleReduces). On opera-mr the opposite order
+// made job 0 ramp one reducer more at 894.35 s.
+func amBeatSeq(id int32) uint64 { return 1<<63 | uint64(uint32(id)) }
 
 // amBeat is job j's AM heartbeat: it ramps its reducers and keeps beating
 // while any of them waits to be asked for.
