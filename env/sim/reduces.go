@@ -154,12 +154,7 @@ func (s *Sim) scheduleReduces(j *Job, st *Stage) int {
 	// Its maps: scheduled until it assigns them to a container it received
 	// (those given since its last heartbeat are still scheduled: asks.go),
 	// assigned from then on.
-	scheduled, assigned := maps.Pending, maps.Running+maps.unreported
-	if maps.asks != nil {
-		b := maps.asks.boundCount()
-		scheduled += b
-		assigned -= b
-	}
+	scheduled, assigned := amMaps(maps)
 	if scheduled == 0 { // no map asked for: ask for every reducer
 		return st.amSched + max(waiting, 0)
 	}
@@ -223,12 +218,7 @@ func containers(calc Calculator, r, c Res) int {
 // and the maps never run. It reports whether it fired.
 func (s *Sim) preemptForMaps(j *Job, st *Stage) bool {
 	maps := j.Stages[st.Index-1]
-	scheduled, assigned := maps.Pending, maps.Running+maps.unreported
-	if maps.asks != nil {
-		b := maps.asks.boundCount()
-		scheduled += b
-		assigned -= b
-	}
+	scheduled, assigned := amMaps(maps)
 	if assigned > 0 || scheduled == 0 || st.Running == 0 {
 		return false
 	}
@@ -335,12 +325,47 @@ func (s *Sim) killReducers(j *Job, st *Stage, waiting int) int {
 }
 
 // mapsHang reports whether the unconditional reducer preemption's
-// condition holds for reduce stage st (preemptReducers): none of the job's
-// maps holds a container and they have waited ReducePreemptMs. The AM does
-// not ramp its reducers up meanwhile (RMContainerAllocator.
-// preemptReducesIfNeeded returns before scheduleReduces would), or the
-// reducers it kills come back into the room they freed.
+// condition holds for reduce stage st (RMContainerAllocator.
+// preemptReducesIfNeeded): the AM has none of the job's maps assigned to a
+// container, has maps scheduled, and some of them hang (hangingMaps). The
+// AM does not ramp its reducers up meanwhile (preemptReducesIfNeeded
+// returns true and heartbeat() skips scheduleReduces), or the reducers it
+// kills come back into the room they freed.
 func (s *Sim) mapsHang(j *Job, st *Stage) bool {
-	prev := j.Stages[st.Index-1]
-	return prev.Pending > 0 && prev.Running == 0 && s.now-max(prev.LastStartMs, j.amReadyMs) >= s.model.ReducePreemptMs
+	scheduled, assigned := amMaps(j.Stages[st.Index-1])
+	return assigned == 0 && scheduled > 0 && s.hangingMaps(j.Stages[st.Index-1]) > 0
+}
+
+// amMaps is how many of map stage maps' tasks the AM has scheduled (asked
+// for, no container assigned yet: pending, and those given a container
+// since its last heartbeat, asks.go) and assigned (in a container, until
+// an allocate() response reports it complete: its assignedRequests).
+func amMaps(maps *Stage) (scheduled, assigned int) {
+	scheduled, assigned = maps.Pending, maps.Running+maps.unreported
+	if maps.asks != nil {
+		b := maps.asks.boundCount()
+		scheduled += b
+		assigned -= b
+	}
+	return scheduled, assigned
+}
+
+// hangingMaps is RMContainerAllocator.getNumHangingRequests over the maps
+// the AM has scheduled: those whose request is more than ReducePreemptMs
+// old (mapreduce.job.reducer.unconditional-preempt.delay.sec), each dated
+// from its own ContainerRequest (Task.reqMs: the stage's request, or the
+// kill of the attempt before), not from the last map to start. A map
+// asked for at the AM's registration hangs once the job has run that
+// long, however recently other maps started.
+func (s *Sim) hangingMaps(maps *Stage) int {
+	if !maps.Released {
+		return 0
+	}
+	n := 0
+	for _, t := range maps.Tasks {
+		if (t.State == TaskPending || t.bound) && s.now-t.reqMs > s.model.ReducePreemptMs {
+			n++
+		}
+	}
+	return n
 }
