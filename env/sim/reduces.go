@@ -80,7 +80,18 @@ func (s *Sim) scheduleAMBeat(j *Job) {
 // call after it, and with it their reducer ramp-up
 // (RMContainerAllocator.scheduleReduces). On opera-mr the opposite order
 // made job 0 ramp one reducer more at 894.35 s.
-func amBeatSeq(id int32) uint64 { return 1<<63 | uint64(uint32(id)) }
+func amBeatSeq(id int32) uint64 { return 2<<62 | uint64(uint32(id)) }
+
+// nodeSideSeq is the seq of an event that belongs to a node's heartbeat,
+// just before it (release.go: the node reports its finished or preempted
+// containers): after the other events of its ord, AM heartbeats included
+// (node 0's have ord -1, as AM heartbeats do), so that an AM heartbeat of
+// the instant comes before it as it comes before every node heartbeat.
+// (s.seq stays far below 1<<62.)
+func (s *Sim) nodeSideSeq() uint64 {
+	s.seq++
+	return 3<<62 | s.seq
+}
 
 // amBeat is job j's AM heartbeat: it ramps its reducers and keeps beating
 // while any of them waits to be asked for.
