@@ -342,9 +342,16 @@ func (s *Sim) killReducers(j *Job, st *Stage, waiting int) int {
 // AM does not ramp its reducers up meanwhile (preemptReducesIfNeeded
 // returns true and heartbeat() skips scheduleReduces), or the reducers it
 // kills come back into the room they freed.
+//
+// The maps freed since the AM's last heartbeat (Stage.freedSince) do not
+// count as assigned: its heartbeat reports them before it checks (amBeat),
+// and at the AMTickMs check (preemptReducers) of an AM whose heartbeats
+// the engine skips while it has nothing to do they would have been
+// reported by a heartbeat since (Hadoop's AM beats every second).
 func (s *Sim) mapsHang(j *Job, st *Stage) bool {
-	scheduled, assigned := amMaps(j.Stages[st.Index-1])
-	return assigned == 0 && scheduled > 0 && s.hangingMaps(j.Stages[st.Index-1]) > 0
+	maps := j.Stages[st.Index-1]
+	scheduled, assigned := amMaps(maps)
+	return assigned-maps.freedSince == 0 && scheduled > 0 && s.hangingMaps(maps) > 0
 }
 
 // amMaps is how many of map stage maps' tasks the AM has scheduled (asked
