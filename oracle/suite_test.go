@@ -19,8 +19,6 @@ import (
 // its measured size; they run and are reported, and a known pair that
 // starts to agree fails the test so that the entry is removed.
 var known = map[string]string{
-	"paper/opera-mr/fair": "33 % of jobs within 10 %, mean ratio 1.227: yarngym's terasort and wordcount jobs take longer; " +
-		"the first divergence is at 909 s (job 4's AM asks for one reducer more in Hadoop: its headroom at 907.35 s is one <2 vCores, 1 GB> container larger there); not yet traced further",
 	"preempt/capacity": "88 % of jobs within 10 %, mean ratio 1.001 (seeds 2-4: 75, 94, 38 %): both preemption monitors mark and kill the same containers " +
 		"at the same instants until 368.8 s (68 kills each); the first difference is at 228.85 s, node 17 given to a map of queue b's second job in yarngym " +
 		"and of its first job in Hadoop (delay scheduling's counts, as in the locality scenario), not traced further",

@@ -319,6 +319,10 @@ type Task struct {
 	// allocation, or its AM's pick-up (Model.AMHeartbeatMs).
 	runMs  Ms
 	pollAt Ms
+	// reqMs is when its AM asked for the current attempt (its
+	// ContainerRequest's requestTimeMs): at its stage's request, or when
+	// the attempt before was killed.
+	reqMs Ms
 }
 
 // RunMs is when the task's process started (or starts), its attempt's

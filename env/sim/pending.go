@@ -174,13 +174,15 @@ func (st *Stage) headPending() *Task {
 
 // preemptReducers is the MapReduce AM's unconditional reducer preemption,
 // checked every AMTickMs: a job none of whose maps holds a container while
-// maps have waited ReducePreemptMs for one (since a map of the stage last
-// started), with reducers in containers, takes back every reducer it has
-// scheduled and kills reducers, least progress first, enough for the maps
-// waiting (at least one map's worth, at most half its resource limit:
-// RMContainerAllocator.preemptReducesIfNeeded, mapreduce.job.reducer.
-// unconditional-preempt.delay.sec). On a typed TaskTracker a reducer holds
-// no map slot: nothing is killed there.
+// maps have waited ReducePreemptMs for one, with reducers in containers,
+// takes back every reducer it has scheduled and kills reducers, least
+// progress first, enough for the maps waiting (at least one map's worth,
+// at most half its resource limit: RMContainerAllocator.
+// preemptReducesIfNeeded, mapreduce.job.reducer.unconditional-preempt.
+// delay.sec). Under a modelled AM (Stage.rampup) a map waits from its own
+// request (mapsHang, hangingMaps, as the AM dates its requests); without
+// one, from when a map of the stage last started. On a typed TaskTracker a
+// reducer holds no map slot: nothing is killed there.
 //
 // A kill brings its node up to now first, which may end another job's last
 // task there and remove that job from s.active: the loop walks a copy and
@@ -194,6 +196,16 @@ func (s *Sim) preemptReducers() {
 		}
 		for i := 1; i < len(j.Stages); i++ {
 			st, prev := j.Stages[i], j.Stages[i-1]
+			if st.rampup {
+				// The AM's own rule (RMContainerAllocator.
+				// preemptReducesIfNeeded): no map assigned, and maps
+				// asked for more than ReducePreemptMs ago; it takes back
+				// its scheduled reducers even with none running.
+				if s.mapsHang(j, st) {
+					s.killReducers(j, st, s.hangingMaps(prev))
+				}
+				continue
+			}
 			if st.Spec.Kind != KindReduce || st.Running == 0 || prev.Pending == 0 || prev.Running > 0 {
 				continue
 			}
@@ -201,11 +213,7 @@ func (s *Sim) preemptReducers() {
 			if s.now-since < s.model.ReducePreemptMs {
 				continue
 			}
-			if st.rampup {
-				s.killReducers(j, st, prev.Pending)
-			} else {
-				s.killNewestReducer(prev, st)
-			}
+			s.killNewestReducer(prev, st)
 		}
 	}
 }

@@ -60,10 +60,37 @@ func (s *Sim) scheduleAMBeat(j *Job) {
 		at = j.amReadyMs + ((s.now-j.amReadyMs)/hb+1)*hb
 	}
 	j.amBeat = true
-	s.seq++
 	// An AM heartbeat comes before the node heartbeats of its instant: its
-	// asks are in when the nodes are offered.
-	s.queue.push(event{at: at, seq: s.seq, ord: -1, id: j.ID, kind: evAMBeat})
+	// asks are in when the nodes are offered. The AM heartbeats of one
+	// instant come after the instant's other events before its node
+	// heartbeats, in job order (amBeatSeq).
+	s.queue.push(event{at: at, seq: amBeatSeq(j.ID), ord: -1, id: j.ID, kind: evAMBeat})
+}
+
+// amBeatSeq is the seq of job id's AM heartbeats: the AM heartbeats of one
+// instant run in job order, after the other events of that instant ordered
+// before its node heartbeats (ord -1), whatever order they were scheduled
+// in. Each AM is a process of its own, so Hadoop gives its allocate() calls
+// of one instant no order; yarngym schedules an AM's heartbeat only while
+// it has something to do (woken by whichever event gives it work), so the
+// order it was scheduled in says nothing about the AMs either. Job order is
+// the order of the oracle's driver (oracle/README.md, "Same-instant
+// order"), and it matters: an allocate() that releases a container (one
+// given beyond what the AM asked for) raises the headroom of the AMs that
+// call after it, and with it their reducer ramp-up
+// (RMContainerAllocator.scheduleReduces). On opera-mr the opposite order
+// made job 0 ramp one reducer more at 894.35 s.
+func amBeatSeq(id int32) uint64 { return 2<<62 | uint64(uint32(id)) }
+
+// nodeSideSeq is the seq of an event that belongs to a node's heartbeat,
+// just before it (release.go: the node reports its finished or preempted
+// containers): after the other events of its ord, AM heartbeats included
+// (node 0's have ord -1, as AM heartbeats do), so that an AM heartbeat of
+// the instant comes before it as it comes before every node heartbeat.
+// (s.seq stays far below 1<<62.)
+func (s *Sim) nodeSideSeq() uint64 {
+	s.seq++
+	return 3<<62 | s.seq
 }
 
 // amBeat is job j's AM heartbeat: it ramps its reducers and keeps beating
@@ -157,12 +184,7 @@ func (s *Sim) scheduleReduces(j *Job, st *Stage) int {
 	// Its maps: scheduled until it assigns them to a container it received
 	// (those given since its last heartbeat are still scheduled: asks.go),
 	// assigned from then on.
-	scheduled, assigned := maps.Pending, maps.Running+maps.unreported
-	if maps.asks != nil {
-		b := maps.asks.boundCount()
-		scheduled += b
-		assigned -= b
-	}
+	scheduled, assigned := amMaps(maps)
 	if scheduled == 0 { // no map asked for: ask for every reducer
 		return st.amSched + max(waiting, 0)
 	}
@@ -226,12 +248,7 @@ func containers(calc Calculator, r, c Res) int {
 // and the maps never run. It reports whether it fired.
 func (s *Sim) preemptForMaps(j *Job, st *Stage) bool {
 	maps := j.Stages[st.Index-1]
-	scheduled, assigned := maps.Pending, maps.Running+maps.unreported
-	if maps.asks != nil {
-		b := maps.asks.boundCount()
-		scheduled += b
-		assigned -= b
-	}
+	scheduled, assigned := amMaps(maps)
 	if assigned > 0 || scheduled == 0 || st.Running == 0 {
 		return false
 	}
@@ -338,12 +355,54 @@ func (s *Sim) killReducers(j *Job, st *Stage, waiting int) int {
 }
 
 // mapsHang reports whether the unconditional reducer preemption's
-// condition holds for reduce stage st (preemptReducers): none of the job's
-// maps holds a container and they have waited ReducePreemptMs. The AM does
-// not ramp its reducers up meanwhile (RMContainerAllocator.
-// preemptReducesIfNeeded returns before scheduleReduces would), or the
-// reducers it kills come back into the room they freed.
+// condition holds for reduce stage st (RMContainerAllocator.
+// preemptReducesIfNeeded): the AM has none of the job's maps assigned to a
+// container, has maps scheduled, and some of them hang (hangingMaps). The
+// AM does not ramp its reducers up meanwhile (preemptReducesIfNeeded
+// returns true and heartbeat() skips scheduleReduces), or the reducers it
+// kills come back into the room they freed.
+//
+// The maps freed since the AM's last heartbeat (Stage.freedSince) do not
+// count as assigned: its heartbeat reports them before it checks (amBeat),
+// and at the AMTickMs check (preemptReducers) of an AM whose heartbeats
+// the engine skips while it has nothing to do they would have been
+// reported by a heartbeat since (Hadoop's AM beats every second).
 func (s *Sim) mapsHang(j *Job, st *Stage) bool {
-	prev := j.Stages[st.Index-1]
-	return prev.Pending > 0 && prev.Running == 0 && s.now-max(prev.LastStartMs, j.amReadyMs) >= s.model.ReducePreemptMs
+	maps := j.Stages[st.Index-1]
+	scheduled, assigned := amMaps(maps)
+	return assigned-maps.freedSince == 0 && scheduled > 0 && s.hangingMaps(maps) > 0
+}
+
+// amMaps is how many of map stage maps' tasks the AM has scheduled (asked
+// for, no container assigned yet: pending, and those given a container
+// since its last heartbeat, asks.go) and assigned (in a container, until
+// an allocate() response reports it complete: its assignedRequests).
+func amMaps(maps *Stage) (scheduled, assigned int) {
+	scheduled, assigned = maps.Pending, maps.Running+maps.unreported
+	if maps.asks != nil {
+		b := maps.asks.boundCount()
+		scheduled += b
+		assigned -= b
+	}
+	return scheduled, assigned
+}
+
+// hangingMaps is RMContainerAllocator.getNumHangingRequests over the maps
+// the AM has scheduled: those whose request is more than ReducePreemptMs
+// old (mapreduce.job.reducer.unconditional-preempt.delay.sec), each dated
+// from its own ContainerRequest (Task.reqMs: the stage's request, or the
+// kill of the attempt before), not from the last map to start. A map
+// asked for at the AM's registration hangs once the job has run that
+// long, however recently other maps started.
+func (s *Sim) hangingMaps(maps *Stage) int {
+	if !maps.Released {
+		return 0
+	}
+	n := 0
+	for _, t := range maps.Tasks {
+		if (t.State == TaskPending || t.bound) && s.now-t.reqMs > s.model.ReducePreemptMs {
+			n++
+		}
+	}
+	return n
 }

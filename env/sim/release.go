@@ -67,8 +67,7 @@ func (s *Sim) hold(n *Node, alloc Res, kind ContainerKind) {
 	}
 	at := next + hb
 	n.held = append(n.held, heldContainer{alloc, kind, at})
-	s.seq++
-	s.queue.push(event{at: at, seq: s.seq, ord: beatOrd(n.ID) - 1, id: n.ID, kind: evUnhold})
+	s.queue.push(event{at: at, seq: s.nodeSideSeq(), ord: beatOrd(n.ID) - 1, id: n.ID, kind: evUnhold})
 }
 
 // unhold frees node n's preempted containers due by now.
@@ -117,8 +116,7 @@ func (s *Sim) releaseLater(n *Node, j *Job, alloc Res, kind ContainerKind, am bo
 		}
 	}
 	n.releaseDue = at
-	s.seq++
-	s.queue.push(event{at: at, seq: s.seq, ord: beatOrd(n.ID) - 1, id: n.ID, kind: evRelease})
+	s.queue.push(event{at: at, seq: s.nodeSideSeq(), ord: beatOrd(n.ID) - 1, id: n.ID, kind: evRelease})
 }
 
 // release frees node n's finished containers. A finished job's AM

@@ -464,6 +464,11 @@ func (s *Sim) releaseReady(j *Job) {
 func (s *Sim) enqueue(t *Task, front, ask bool) {
 	st := t.Stage
 	st.Pending++
+	if ask {
+		// A new ContainerRequest (RMContainerRequestor.ContainerRequest:
+		// requestTimeMs), made by the AM once it has registered.
+		t.reqMs = max(s.now, t.Job.amReadyMs)
+	}
 	if ask && st.asks != nil {
 		s.amAsk(st.asks, t, +1)
 	}
