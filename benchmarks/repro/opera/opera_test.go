@@ -9,8 +9,10 @@ import (
 	"yarngym/benchmarks/repro"
 )
 
-// TestReproduction runs the reproduction on one seed and checks its shape
-// and the directions the paper reports: every job completes; OPERA shortens
+// TestReproduction runs the reproduction on 10 seeds (the fewest a claim is
+// judged on: on seed 1 alone IV-E's NEUTRAL and AGGRESSIVE differ by less
+// than the seeds' spread since Fair follows Hadoop's on opera-mr) and
+// checks its shape and the directions the paper reports: every job completes; OPERA shortens
 // the mean MapReduce job time the more the more aggressive its relief policy
 // (PRESERVE's gain is within the seeds' spread here, so it is only required
 // not to lengthen jobs materially); it uses more vCores than Fair; PRESERVE
@@ -19,7 +21,7 @@ import (
 //
 // Reference: OPERA Sec. IV-B, IV-C, IV-D (Fig. 9), IV-E.
 func TestReproduction(t *testing.T) {
-	rows, err := Run(repro.Context{Seeds: repro.Seeds(1), Parallel: 2})
+	rows, err := Run(repro.Context{Seeds: repro.Seeds(10), Parallel: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
