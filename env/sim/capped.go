@@ -125,16 +125,7 @@ func (s *Sim) assignCapped(st *Stage) {
 			st.amDirty = true // the entry changed: sent at the next allocate()
 			continue
 		}
-		n := t.Node
-		p := place{n, t.pos, t.Container, t.Alloc, t.StartMs, t.stall, OffRack}
-		s.dropUsage(t, n)
-		s.closeToExcess(j, st, p)
-		t.setGated(false)
-		t.State, t.Node, t.pos, t.Alloc = TaskPending, nil, -1, Res{}
-		t.StartMs, t.stall, t.pollAt, t.known = -1, 0, -1, 0
-		if t.Attempt == 0 {
-			t.FirstStartMs = -1
-		}
+		s.unbindToExcess(j, st, t)
 		st.Pending++ // still in its queue, in its place
 	}
 	clear(st.redBatch)

@@ -294,17 +294,8 @@ func (s *Sim) assignReducers(st *Stage) {
 			st.amChanged = true
 			continue
 		}
-		n := t.Node
-		p := place{n, t.pos, t.Container, t.Alloc, t.StartMs, t.stall, OffRack}
-		s.dropUsage(t, n)
-		n.Containers[p.pos] = t // closeToExcess removes this position
-		s.closeToExcess(j, st, p)
-		t.setGated(false)
-		t.State, t.Node, t.pos, t.Alloc = TaskPending, nil, -1, Res{}
-		t.StartMs, t.stall, t.pollAt, t.known = -1, 0, -1, 0
-		if t.Attempt == 0 {
-			t.FirstStartMs = -1
-		}
+		t.Node.Containers[t.pos] = t // closeToExcess removes this position
+		s.unbindToExcess(j, st, t)
 		s.enqueue(t, true, false)
 	}
 	clear(st.redBatch)
@@ -405,4 +396,21 @@ func (s *Sim) hangingMaps(maps *Stage) int {
 		}
 	}
 	return n
+}
+
+// unbindToExcess turns the container given to bound task t, which its AM
+// does not keep, into one it releases at its next allocate()
+// (closeToExcess), and makes t pending again as if it had not started; the
+// caller puts t back in its stage's queue (reduces.go, capped.go).
+func (s *Sim) unbindToExcess(j *Job, st *Stage, t *Task) {
+	n := t.Node
+	p := place{n, t.pos, t.Container, t.Alloc, t.StartMs, t.stall, OffRack}
+	s.dropUsage(t, n)
+	s.closeToExcess(j, st, p)
+	t.setGated(false)
+	t.State, t.Node, t.pos, t.Alloc = TaskPending, nil, -1, Res{}
+	t.StartMs, t.stall, t.pollAt, t.known = -1, 0, -1, 0
+	if t.Attempt == 0 {
+		t.FirstStartMs = -1
+	}
 }
