@@ -108,3 +108,39 @@ func TestStaticReservationUShape(t *testing.T) {
 		t.Fatalf("makespans %v: want reservations 32 and 60 at least 20%% slower than 48", makespan)
 	}
 }
+
+// TestZeroHeadroomBreaksReducerHold: on Table 4.2's Exp4 (30 terasort and
+// 30 wordcount jobs, 3-vCore maps, 4-vCore wordcount reducers) AutoAdmin
+// admits enough jobs that their early reducers and AMs leave each node's
+// free vCores too few for a map. Under Hadoop 3.3.6's headroom (the
+// cluster's free vCores, which still hold a map) each AM keeps its idle
+// reducers until the unconditional preemption, 300 s after its maps were
+// asked for, and reducers are killed by the dozen; under the paper's YARN
+// v2.2.0 FairScheduler (zero headroom, the default here) an AM whose maps
+// wait with none in a container preempts its reducers at once, and the
+// batch ends sooner.
+//
+// Reference: AutoAdmin Sec. 4.2.2, Table 4.2 (Exp4), Sec. 6 (YARN v2.2.0);
+// FSSchedulerApp.getHeadroom before YARN-1959; RMContainerAllocator.
+// preemptReducesIfNeeded.
+func TestZeroHeadroomBreaksReducerHold(t *testing.T) {
+	run := func(zero int) *runner.Result {
+		res, err := runner.Run(runner.Options{Scenario: "autoadmin-mix",
+			Sets:       []string{"workload.options.set=exp4", fmt.Sprintf("policy.params.zero_headroom=%d", zero)},
+			AfterEvent: simtest.Invariants(t, nil)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Summary.JobsCompleted != 60 { // the scenario's seed, 1
+			t.Fatalf("zero_headroom=%d: %d of 60 jobs completed", zero, res.Summary.JobsCompleted)
+		}
+		return res
+	}
+	v22, v336 := run(1).Summary, run(0).Summary
+	if v336.TasksKilled < 10 || v22.TasksKilled > 2 {
+		t.Fatalf("reducers killed: %d with Hadoop 3.3.6's headroom (want >= 10), %d with zero headroom (want <= 2)", v336.TasksKilled, v22.TasksKilled)
+	}
+	if !(float64(v22.MakespanMs) < 0.8*float64(v336.MakespanMs)) {
+		t.Fatalf("makespan %d ms with zero headroom, %d ms with 3.3.6's: want at least 20%% shorter", v22.MakespanMs, v336.MakespanMs)
+	}
+}
