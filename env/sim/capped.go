@@ -79,7 +79,7 @@ func (st *Stage) cappedBound() int {
 // assigned: in a container it has taken, or ended and not yet reported to
 // it complete (Stage.unreported).
 func (st *Stage) cappedHeld() int {
-	return st.Running - st.cappedBound() + st.unreported
+	return st.Held() - st.cappedBound() + st.unreported
 }
 
 // sendCapped is capped stage st's part of its AM's heartbeat before the

@@ -121,3 +121,47 @@ func TestCappedAbsoluteCountOverAllocates(t *testing.T) {
 		}
 	}
 }
+
+// TestExecutorsAskOnAMHeartbeat: TestCappedAsksOnAMHeartbeat's job (2
+// executors, partitions of 5.5, 10, 1 and 1 s) with partition executors
+// (executors.go). By hand: the AM asks for 2 at 2 s, given then, started
+// at its heartbeat at 3 s; partition 0 ends at 8.5 s and its executor runs
+// 2 (8.5-9.5 s) then 3 (9.5-10.5 s) in the same container, then idles;
+// partition 1 ends at 13 s, the job with it (17 s with a container per
+// partition). The AM asks for no third container: its count stays at 0
+// after the first two are given.
+func TestExecutorsAskOnAMHeartbeat(t *testing.T) {
+	spec := cappedJob(2, 5500, 10000, 1000, 1000)
+	spec.Stages[0].PartitionExecutors = true
+	most := int64(0)
+	cfg := Config{Nodes: []NodeSpec{{Name: "n", Cap: Res{VCores: 8, MemMB: 8192}}}, Jobs: []JobSpec{spec}, Seed: 1,
+		Policy: &Policy{Name: "t", Allocate: anyNode{}, Params: &Params{}}, RecordTasks: true, KeepTasks: true,
+		Model: Model{HeartbeatMs: 1000, AMHeartbeatMs: 1000, AMStartupMs: 2000},
+		AfterEvent: func(s *Sim) {
+			if err := CheckInvariants(s); err != nil {
+				t.Fatal(err)
+			}
+			if st := s.Jobs[0].Stages; st != nil && st[0].asked > 0 && s.Now() > 2000 {
+				t.Fatalf("at %d ms the scheduler counts %d more executors", s.Now(), st[0].asked)
+			}
+			most = max(most, s.Jobs[0].Alloc.VCores)
+		}}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Run()
+	j := s.Jobs[0]
+	for i, want := range []struct{ start, finish Ms }{{2000, 8500}, {2000, 13000}, {8500, 9500}, {9500, 10500}} {
+		tk := j.Stages[0].Tasks[i]
+		if tk.StartMs != want.start || tk.FinishMs != want.finish {
+			t.Errorf("partition %d ran %d-%d ms, want %d-%d", i, tk.StartMs, tk.FinishMs, want.start, want.finish)
+		}
+	}
+	if j.FinishMs != 13000 {
+		t.Errorf("job done at %d ms, want 13000", j.FinishMs)
+	}
+	if most != 3 || s.stats.Launched != 3 {
+		t.Errorf("the job held at most %d vCores and %d containers were launched, want 3 and 3 (AM and 2 executors)", most, s.stats.Launched)
+	}
+}
