@@ -54,6 +54,16 @@ import java.util.TreeSet;
  * at the next allocate().</li>
  * <li>A container counts as held until the RM reports it completed in an
  * allocate() response (processFinishedContainer).</li>
+ * <li>A stage with partition_executors (FORMAT.md) is a Spark application's
+ * executors under static allocation: asked for as max_running says, each
+ * container the AM keeps runs the stage's scheduled tasks one after another
+ * (partitionEnded: the first scheduled task at once in the same container,
+ * as Spark's TaskSchedulerImpl offers a free executor the next pending task)
+ * and idles, still held, when none is left; when the job's last task ends
+ * every idle executor exits (stopExecutors: the SparkContext stops). A
+ * preempted executor's task goes first among the scheduled again
+ * (TaskSetManager re-adds a lost executor's task to be taken next), where
+ * an idle executor runs it at once.</li>
  * <li>Reducer preemption (preemptReducesIfNeeded, the unconditional path):
  * checked every am_tick_ms; when the job holds no map container, has maps
  * scheduled and some of them were requested more than reduce_preempt_ms
@@ -134,6 +144,8 @@ final class AppMaster {
     final LinkedHashMap<Integer, Container> assigned = new LinkedHashMap<>();
     final Map<String, LinkedList<Integer>> byHost = new HashMap<>();
     final Map<String, LinkedList<Integer>> byRack = new HashMap<>();
+    /** partition_executors: the executor containers held with no task to run, oldest first. */
+    final List<Container> idle = new ArrayList<>();
 
     StageAm(Doc.Stage spec, int idx, Doc.Stage prev) {
       this.spec = spec;
@@ -149,7 +161,12 @@ final class AppMaster {
     }
 
     boolean canAssign() {
-      return spec.maxRunning <= 0 || assigned.size() < spec.maxRunning;
+      return spec.maxRunning <= 0 || held() < spec.maxRunning;
+    }
+
+    /** Containers held: the tasks' and the idle executors'. */
+    int held() {
+      return assigned.size() + idle.size();
     }
   }
 
@@ -338,7 +355,7 @@ final class AppMaster {
     for (StageAm s : stages) {
       int max = s.spec.maxRunning;
       if (max > 0 && !s.scheduled.isEmpty() && s.total() > max) {
-        int maxRequested = Math.max(0, max - s.assigned.size());
+        int maxRequested = Math.max(0, max - s.held());
         setRequestLimit(s, Math.min(maxRequested, s.scheduled.size()));
       }
     }
@@ -369,10 +386,28 @@ final class AppMaster {
     headroom = Resources.clone(newHeadroom);
     for (ContainerStatus cs : finished) {
       int[] st = byContainer.remove(cs.getContainerId());
-      if (st != null) {
+      if (st != null && st[1] < 0) {
+        // an idle executor's container (partition_executors)
+        StageAm s = stages[st[0]];
+        s.idle.removeIf(c -> c.getId().equals(cs.getContainerId()));
+      } else if (st != null) {
         StageAm s = stages[st[0]];
         s.assigned.remove(st[1]);
-        if (cs.getExitStatus() == ContainerExitStatus.PREEMPTED) {
+        if (cs.getExitStatus() == ContainerExitStatus.PREEMPTED && s.spec.partitionExecutors) {
+          // the executor is lost: its task is the next one taken (first
+          // among the scheduled), by an idle executor at once if any
+          s.attempts[st[1]]++;
+          Req r = newReq(s, st[1], now);
+          LinkedHashMap<Integer, Req> rest = new LinkedHashMap<>(s.scheduled);
+          s.scheduled.clear();
+          s.scheduled.put(r.task, r);
+          s.scheduled.putAll(rest);
+          addContainerReq(s, r);
+          while (!s.idle.isEmpty() && !s.scheduled.isEmpty()) {
+            runNext(s, s.idle.remove(0), now);
+          }
+          recalc = true;
+        } else if (cs.getExitStatus() == ContainerExitStatus.PREEMPTED) {
           // The RM preempted it: RMContainerAllocator turns the status into
           // TA_KILL, and the task's next attempt asks again as a new one
           // (TaskImpl.AttemptKilledTransition, not rescheduled: a map at its
@@ -418,6 +453,43 @@ final class AppMaster {
     stages[stage].done++;
     recalc = true;
   }
+
+  // ---- executors (partition_executors) ----
+
+  /**
+   * A task of an executor stage ended in container c: the executor runs the
+   * stage's first scheduled task at once in the same container, or idles.
+   */
+  void partitionEnded(int stage, int task, Container c, long now) {
+    StageAm s = stages[stage];
+    s.assigned.remove(task);
+    if (s.scheduled.isEmpty()) {
+      s.idle.add(c);
+      byContainer.put(c.getId(), new int[] {s.idx, -1});
+      return;
+    }
+    runNext(s, c, now);
+  }
+
+  /** Executor container c runs stage s's first scheduled task, now. */
+  private void runNext(StageAm s, Container c, long now) {
+    int task = s.scheduled.keySet().iterator().next();
+    Req r = s.scheduled.remove(task);
+    decContainerReq(s, r);
+    s.assigned.put(r.task, c);
+    byContainer.put(c.getId(), new int[] {s.idx, r.task});
+    sim.startTask(job, s.idx, r.task, s.attempts[r.task], c, now, true);
+  }
+
+  /** The job's last task ended: every idle executor's process exits (the SparkContext stops). */
+  void stopExecutors() {
+    for (StageAm s : stages) {
+      for (Container c : s.idle) {
+        sim.node(c.getNodeId()).exited(c.getId(), ContainerExitStatus.SUCCESS, "");
+      }
+    }
+  }
+
 
   // ---- assignment (ScheduledRequests.assign) ----
 
@@ -512,7 +584,7 @@ final class AppMaster {
     decContainerReq(s, r);
     s.assigned.put(r.task, c);
     byContainer.put(c.getId(), new int[] {s.idx, r.task});
-    sim.startTask(job, s.idx, r.task, s.attempts[r.task], c, now);
+    sim.startTask(job, s.idx, r.task, s.attempts[r.task], c, now, false);
   }
 
   // ---- reduces: slow start, ramp-up (scheduleReduces) ----
