@@ -106,6 +106,14 @@ func (s *Sim) runInExecutor(p *Task, e idleExecutor) {
 	}
 	n, j, st := e.n, p.Job, p.Stage
 	s.advance(n)
+	if p.reservedOn != nil && st.counted() && s.policy.KeepReservations {
+		// The node was reserved for the stage's request, which the
+		// executor has not met: it stands for another (asks.go).
+		s.moveReservation(p)
+	}
+	if p.reservedOn != nil || p.extraResv > 0 {
+		s.dropReservations(p, n)
+	}
 	p.State = TaskRunning
 	p.Node = n
 	p.Container = e.kind
