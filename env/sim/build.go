@@ -128,6 +128,7 @@ func (s *Sim) materialize(j *Job) {
 		}
 		if ss.PartitionExecutors {
 			j.hasExecutors = true
+			st.waitReg = st.capped // the driver waits for its executors (executors.go)
 		}
 		s.stages = append(s.stages, st)
 		st.phases = ss.Profile.Phases

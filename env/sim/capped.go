@@ -122,6 +122,12 @@ func (s *Sim) assignCapped(st *Stage) {
 		if held < st.Spec.MaxRunning && scheduled > 0 {
 			held++
 			scheduled--
+			if st.waitReg {
+				// An executor whose driver does not yet schedule tasks: it
+				// idles and t stays scheduled (executors.go).
+				s.idleUntilReady(st, t)
+				continue
+			}
 			st.amDirty = true // the entry changed: sent at the next allocate()
 			continue
 		}

@@ -48,11 +48,24 @@ import "fmt"
 //     yarngym takes a fixed order), and the AM asks for a replacement as the
 //     capped stage's count allows.
 //
-// Not modelled: Spark's spark.scheduler.minRegisteredResourcesRatio (0.8 on
-// YARN, YarnSchedulerBackend) and maxRegisteredResourcesWaitingTime (30 s):
-// the driver's SparkContext waits in TaskSchedulerImpl.waitBackendReady
-// until 80 % of the executors registered or 30 s passed before any job
-// runs. Here a partition starts as soon as its executor's process does.
+// The driver schedules no task before enough executors have registered:
+// the SparkContext waits in TaskSchedulerImpl.waitBackendReady until the
+// backend isReady (CoarseGrainedSchedulerBackend: registered executors >=
+// totalExpectedExecutors x spark.scheduler.minRegisteredResourcesRatio,
+// 0.8 on YARN (YarnSchedulerBackend), or spark.scheduler.
+// maxRegisteredResourcesWaitingTime, 30 s, passed since the backend's
+// creation). So, for a stage whose AM is modelled (a capped stage,
+// capped.go), each executor the AM takes before then registers and idles
+// (idleUntilReady: its partition stays scheduled, first in line), and at
+// the first AM heartbeat where 0.8 x MaxRunning of them have (counted as
+// Spark does, in floating point) or 30 s have passed since the AM
+// registered, the idle executors take the first partitions (checkRegistered).
+// Simplifications: an executor registers when its AM takes its container
+// (the JVM's start-up is not modelled), the wait is timed from the AM's
+// registration (the backend is created as the driver starts, just before),
+// and readiness is checked on the AM's heartbeats (waitBackendReady polls
+// every 100 ms). A stage without a modelled AM heartbeat does not wait.
+//
 // The oracle's driver plays the same executors (oracle/FORMAT.md,
 // "partition_executors").
 
@@ -85,9 +98,10 @@ func (s *Sim) executorFree(st *Stage, e idleExecutor) {
 }
 
 // idleTakes starts stage st's pending partitions in its idle executors,
-// oldest first, while both remain.
+// oldest first, while both remain (none while its driver waits for
+// executors).
 func (s *Sim) idleTakes(st *Stage) {
-	for len(st.idle) > 0 {
+	for len(st.idle) > 0 && !st.waitReg {
 		p := st.headPending()
 		if p == nil {
 			return
@@ -193,4 +207,46 @@ func (s *Sim) releaseExecutors(j *Job) {
 		st.idle = st.idle[:0]
 	}
 	s.touch(j)
+}
+
+// Spark's driver waits for its executors before it runs a task
+// (TaskSchedulerImpl.waitBackendReady; see above).
+const (
+	// minRegisteredRatio is spark.scheduler.minRegisteredResourcesRatio as
+	// YarnSchedulerBackend sets it when unset (0.8).
+	minRegisteredRatio = 0.8
+	// maxRegisteredWaitMs is spark.scheduler.maxRegisteredResourcesWaitingTime's
+	// default, 30 s (CoarseGrainedSchedulerBackend).
+	maxRegisteredWaitMs Ms = 30 * MsPerS
+)
+
+// idleUntilReady makes the container given to t, which st's AM has just
+// taken while its driver waits for executors, an idle executor: t is
+// pending again, in its place in the queue (its entry stayed while it was
+// bound), as if it had not started.
+func (s *Sim) idleUntilReady(st *Stage, t *Task) {
+	e := s.keepExecutor(t)
+	st.idle = append(st.idle, e)
+	t.setGated(false)
+	t.State = TaskPending
+	t.StartMs, t.stall, t.pollAt, t.known = -1, 0, -1, 0
+	t.shrunk = 0
+	if t.Attempt == 0 {
+		t.FirstStartMs = -1
+	}
+	st.Pending++
+}
+
+// checkRegistered is, at job j's AM heartbeat, whether capped executor
+// stage st's driver stops waiting for executors: its registered executors
+// (those its AM has taken) reach minRegisteredRatio of MaxRunning, or
+// maxRegisteredWaitMs have passed since the AM registered. Its idle
+// executors then take the first partitions.
+func (s *Sim) checkRegistered(j *Job, st *Stage) {
+	registered := st.Held() - st.cappedBound()
+	if float64(registered) < float64(st.Spec.MaxRunning)*minRegisteredRatio && s.now < j.amReadyMs+maxRegisteredWaitMs {
+		return
+	}
+	st.waitReg = false
+	s.idleTakes(st)
 }

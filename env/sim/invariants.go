@@ -205,8 +205,9 @@ func checkJobTasks(s *Sim, j *Job) error {
 				return fmt.Errorf("t=%d job %d stage %d: %d containers, at most %d", s.now, j.ID, st.Index, held, m)
 			}
 		}
-		if len(st.idle) > 0 && pending > 0 {
-			// An idle executor runs a pending partition at once (executors.go).
+		if len(st.idle) > 0 && pending > 0 && !st.waitReg {
+			// An idle executor runs a pending partition at once, once its
+			// driver schedules tasks (executors.go).
 			return fmt.Errorf("t=%d job %d stage %d: %d idle executors while %d partitions wait", s.now, j.ID, st.Index, len(st.idle), pending)
 		}
 		if gated != st.gated {

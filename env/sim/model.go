@@ -241,6 +241,9 @@ type Stage struct {
 	// (StageSpec.PartitionExecutors, executors.go), oldest first: held
 	// until the job's last partition ends.
 	idle []idleExecutor
+	// waitReg: a capped executor stage whose driver does not yet schedule
+	// tasks (spark.scheduler.minRegisteredResourcesRatio, executors.go).
+	waitReg bool
 
 	phases []Phase
 	id     int32   // index in Sim.stages

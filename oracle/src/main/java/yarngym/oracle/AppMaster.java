@@ -63,7 +63,11 @@ import java.util.TreeSet;
  * every idle executor exits (stopExecutors: the SparkContext stops). A
  * preempted executor's task goes first among the scheduled again
  * (TaskSetManager re-adds a lost executor's task to be taken next), where
- * an idle executor runs it at once.</li>
+ * an idle executor runs it at once. Until 0.8 of max_running executors are
+ * held or 30 s have passed since the AM registered (Spark's
+ * TaskSchedulerImpl.waitBackendReady, minRegisteredResourcesRatio and
+ * maxRegisteredResourcesWaitingTime on YARN), checked at each heartbeat,
+ * the executors it keeps idle and their tasks stay scheduled.</li>
  * <li>Reducer preemption (preemptReducesIfNeeded, the unconditional path):
  * checked every am_tick_ms; when the job holds no map container, has maps
  * scheduled and some of them were requested more than reduce_preempt_ms
@@ -146,6 +150,8 @@ final class AppMaster {
     final Map<String, LinkedList<Integer>> byRack = new HashMap<>();
     /** partition_executors: the executor containers held with no task to run, oldest first. */
     final List<Container> idle = new ArrayList<>();
+    /** partition_executors, capped: the driver schedules no task yet (waitBackendReady). */
+    boolean waitReg;
 
     StageAm(Doc.Stage spec, int idx, Doc.Stage prev) {
       this.spec = spec;
@@ -196,7 +202,16 @@ final class AppMaster {
     }
     types = sim.schedulerResourceTypes();
     preemptionLimit = sim.reducePreemptionLimit();
+    for (StageAm s : stages) {
+      s.waitReg = s.spec.partitionExecutors && s.total() > s.spec.maxRunning && job.managed();
+    }
   }
+
+  /** Spark's spark.scheduler.minRegisteredResourcesRatio on YARN (YarnSchedulerBackend). */
+  static final double MIN_REGISTERED_RATIO = 0.8;
+  /** spark.scheduler.maxRegisteredResourcesWaitingTime's default (CoarseGrainedSchedulerBackend). */
+  static final long MAX_REGISTERED_WAIT_MS = 30_000;
+  private long registeredAt;
 
   // ---- the ask table (RMContainerRequestor) ----
 
@@ -366,6 +381,7 @@ final class AppMaster {
   void heartbeat(long now) {
     if (!registered) {
       registered = true;
+      registeredAt = now;
       releaseInitial(now);
     }
     releaseReady(now);
@@ -403,7 +419,7 @@ final class AppMaster {
           s.scheduled.put(r.task, r);
           s.scheduled.putAll(rest);
           addContainerReq(s, r);
-          while (!s.idle.isEmpty() && !s.scheduled.isEmpty()) {
+          while (!s.waitReg && !s.idle.isEmpty() && !s.scheduled.isEmpty()) {
             runNext(s, s.idle.remove(0), now);
           }
           recalc = true;
@@ -425,6 +441,15 @@ final class AppMaster {
     }
     if (!got.isEmpty()) {
       assign(got, now);
+    }
+    for (StageAm s : stages) {
+      // the driver's waitBackendReady: enough executors registered, or the wait is over
+      if (s.waitReg && (s.held() >= s.spec.maxRunning * MIN_REGISTERED_RATIO || now >= registeredAt + MAX_REGISTERED_WAIT_MS)) {
+        s.waitReg = false;
+        while (!s.idle.isEmpty() && !s.scheduled.isEmpty()) {
+          runNext(s, s.idle.remove(0), now);
+        }
+      }
     }
     int completed = 0;
     boolean mapsScheduled = false;
@@ -539,6 +564,15 @@ final class AppMaster {
     for (int i = 0; i < left.size(); i++) {
       StageAm s = leftStage.get(i);
       if (s.isMap || s.scheduled.isEmpty() || !s.canAssign()) {
+        continue;
+      }
+      if (s.waitReg) {
+        // an executor registers and idles; its task stays scheduled
+        Container c = left.get(i);
+        s.idle.add(c);
+        byContainer.put(c.getId(), new int[] {s.idx, -1});
+        sim.startExecutor(job, c, now);
+        left.set(i, null);
         continue;
       }
       int task = s.scheduled.keySet().iterator().next();

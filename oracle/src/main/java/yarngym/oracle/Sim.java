@@ -607,6 +607,13 @@ public final class Sim implements AutoCloseable {
 
   // ---- tasks ----
 
+  /** Starts an executor's process in container c with no task yet (partition_executors). */
+  void startExecutor(JobRun j, Container c, long now) {
+    node(c.getNodeId()).started(c.getId());
+    stats.containers++;
+    lastProgress = now;
+  }
+
   /** Starts a task attempt in container c: a new container's process, or (reused) an executor's next task. */
   void startTask(JobRun j, int stage, int task, int attempt, Container c, long now, boolean reused) {
     SimNode n = node(c.getNodeId());
