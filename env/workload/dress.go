@@ -35,13 +35,13 @@ import (
 // ~1150 s, ~250 s and ~560 s over seeds 1-3 (wait = first task start) with
 // a container per partition, where the earlier 15-60 containers and 200 s
 // gave ~1370 s and ~680 s. With executors that run the partitions (below)
-// the same sizes give 1076 s, 240 s and 526 s over seeds 1-10 (repro dress,
-// spark capacity: +5 %, -23 %, -8 %), so they were kept. Job 7's 304.7 s
+// the same sizes give 1083 s, 247 s and 530 s over seeds 1-10 (repro dress,
+// spark capacity: +5 %, -20 %, -7 %), so they were kept. Job 7's 304.7 s
 // wait is not reached by any nearby setting: its wait is the shortest of
 // jobs 1-6 less its 30 s offset, which the 0.3 spread between jobs pulls
-// below the typical job's length (Capacity, seeds 1-10: 100 s at 15-30
-// containers and 250 s; 150-190 s at large_min 18-20, 225-250 s, with the
-// makespan at 1050-1205 s and mean wait 240-290 s). The paper
+// below the typical job's length (Capacity, seeds 1-10: 111 s at 15-30
+// containers and 250 s; 154-183 s at large_min 18-20 with 225-250 s, the
+// makespan then 1062-1209 s; 175 s at 300 s, makespan 1360 s). The paper
 // gives no numbers for the MapReduce run beyond Job 9 waiting 189 s under
 // Capacity and jobs 1-9 starting early; map_s = 190 s and reduce_s = 125 s
 // put it at the same load (~975 s makespan, ~525 s mean completion).
