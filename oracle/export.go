@@ -97,8 +97,12 @@ type Stage struct {
 	Priority   int     `json:"priority"`
 	SlowStart  float64 `json:"slow_start"`
 	MaxRunning int     `json:"max_running"`
-	Phases     []Phase `json:"phases"`
-	Tasks      []Task  `json:"tasks"`
+	// PartitionExecutors: the stage's max_running containers are executors
+	// that run its tasks one after another (sim.StageSpec.
+	// PartitionExecutors); omitted when false.
+	PartitionExecutors bool    `json:"partition_executors,omitempty"`
+	Phases             []Phase `json:"phases"`
+	Tasks              []Task  `json:"tasks"`
 }
 
 // Phase is one sub-phase of a task (sim.Phase, as far as it sets run time).
@@ -169,7 +173,8 @@ func exportJob(j *sim.Job) Job {
 	for _, st := range j.Stages {
 		ss := st.Spec
 		es := Stage{Index: st.Index, Name: ss.Name, Kind: ss.Kind.String(), VCores: ss.Req.VCores, MemMB: ss.Req.MemMB,
-			Priority: Priority(st.Index, len(j.Stages)), SlowStart: ss.SlowStart, MaxRunning: ss.MaxRunning, Phases: phases(ss.Profile)}
+			Priority: Priority(st.Index, len(j.Stages)), SlowStart: ss.SlowStart, MaxRunning: ss.MaxRunning,
+			PartitionExecutors: ss.PartitionExecutors, Phases: phases(ss.Profile)}
 		for i, t := range st.Tasks {
 			et := Task{Index: t.Index, DurationMs: int64(t.DurMs)}
 			if t.Kind == sim.KindMap {

@@ -52,6 +52,9 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 		if ss.MaxRunning < 0 {
 			return fmt.Errorf("job %q stage %q: max running %d is negative", spec.Name, ss.Name, ss.MaxRunning)
 		}
+		if ss.PartitionExecutors && ss.MaxRunning <= 0 {
+			return fmt.Errorf("job %q stage %q: partition executors need max running > 0 (the executor count)", spec.Name, ss.Name)
+		}
 		if ss.SlowStart < 0 || ss.SlowStart > 1 {
 			return fmt.Errorf("job %q stage %q: slow-start %v outside [0, 1]", spec.Name, ss.Name, ss.SlowStart)
 		}
@@ -122,6 +125,10 @@ func (s *Sim) materialize(j *Job) {
 		if s.cappedStage(j, st) {
 			st.capped, st.amLimit = true, -1
 			j.capped = true
+		}
+		if ss.PartitionExecutors {
+			j.hasExecutors = true
+			st.waitReg = st.capped // the driver waits for its executors (executors.go)
 		}
 		s.stages = append(s.stages, st)
 		st.phases = ss.Profile.Phases

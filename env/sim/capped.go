@@ -79,7 +79,7 @@ func (st *Stage) cappedBound() int {
 // assigned: in a container it has taken, or ended and not yet reported to
 // it complete (Stage.unreported).
 func (st *Stage) cappedHeld() int {
-	return st.Running - st.cappedBound() + st.unreported
+	return st.Held() - st.cappedBound() + st.unreported
 }
 
 // sendCapped is capped stage st's part of its AM's heartbeat before the
@@ -122,6 +122,12 @@ func (s *Sim) assignCapped(st *Stage) {
 		if held < st.Spec.MaxRunning && scheduled > 0 {
 			held++
 			scheduled--
+			if st.waitReg {
+				// An executor whose driver does not yet schedule tasks: it
+				// idles and t stays scheduled (executors.go).
+				s.idleUntilReady(st, t)
+				continue
+			}
 			st.amDirty = true // the entry changed: sent at the next allocate()
 			continue
 		}

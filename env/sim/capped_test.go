@@ -121,3 +121,101 @@ func TestCappedAbsoluteCountOverAllocates(t *testing.T) {
 		}
 	}
 }
+
+// TestExecutorsAskOnAMHeartbeat: TestCappedAsksOnAMHeartbeat's job (2
+// executors, partitions of 5.5, 10, 1 and 1 s) with partition executors
+// (executors.go). By hand: the AM asks for 2 at 2 s, given then; at its
+// heartbeat at 3 s it takes both, 2 >= 0.8 x 2 registered, so the driver
+// starts partitions 0 and 1 in them then; partition 0 ends at 8.5 s and its executor runs
+// 2 (8.5-9.5 s) then 3 (9.5-10.5 s) in the same container, then idles;
+// partition 1 ends at 13 s, the job with it (17 s with a container per
+// partition). The AM asks for no third container: its count stays at 0
+// after the first two are given.
+func TestExecutorsAskOnAMHeartbeat(t *testing.T) {
+	spec := cappedJob(2, 5500, 10000, 1000, 1000)
+	spec.Stages[0].PartitionExecutors = true
+	most := int64(0)
+	cfg := Config{Nodes: []NodeSpec{{Name: "n", Cap: Res{VCores: 8, MemMB: 8192}}}, Jobs: []JobSpec{spec}, Seed: 1,
+		Policy: &Policy{Name: "t", Allocate: anyNode{}, Params: &Params{}}, RecordTasks: true, KeepTasks: true,
+		Model: Model{HeartbeatMs: 1000, AMHeartbeatMs: 1000, AMStartupMs: 2000},
+		AfterEvent: func(s *Sim) {
+			if err := CheckInvariants(s); err != nil {
+				t.Fatal(err)
+			}
+			if st := s.Jobs[0].Stages; st != nil && st[0].asked > 0 && s.Now() > 2000 {
+				t.Fatalf("at %d ms the scheduler counts %d more executors", s.Now(), st[0].asked)
+			}
+			most = max(most, s.Jobs[0].Alloc.VCores)
+		}}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Run()
+	j := s.Jobs[0]
+	for i, want := range []struct{ start, finish Ms }{{3000, 8500}, {3000, 13000}, {8500, 9500}, {9500, 10500}} {
+		tk := j.Stages[0].Tasks[i]
+		if tk.StartMs != want.start || tk.FinishMs != want.finish {
+			t.Errorf("partition %d ran %d-%d ms, want %d-%d", i, tk.StartMs, tk.FinishMs, want.start, want.finish)
+		}
+	}
+	if j.FinishMs != 13000 {
+		t.Errorf("job done at %d ms, want 13000", j.FinishMs)
+	}
+	if most != 3 || s.stats.Launched != 3 {
+		t.Errorf("the job held at most %d vCores and %d containers were launched, want 3 and 3 (AM and 2 executors)", most, s.stats.Launched)
+	}
+}
+
+// TestExecutorsWaitForRegistration: the driver runs no partition before
+// 0.8 of its executors have registered or 30 s have passed since the AM
+// registered (TaskSchedulerImpl.waitBackendReady, YarnSchedulerBackend's
+// minRegisteredResourcesRatio 0.8, maxRegisteredResourcesWaitingTime 30 s).
+// 5 executors, 10 partitions of 2 s, AM registered at 2 s (asks for 5, the
+// node gives what fits then, the AM takes them at 3 s). By hand: on 5
+// vCores (AM and 4 executors) 4 >= 0.8 x 5 register at 3 s: partitions
+// 0-3 run 3-5 s, 4-7 5-7 s, 8-9 7-9 s. On 4 vCores 3 register: they idle
+// until the AM's heartbeat at 2 + 30 = 32 s, then partitions 0-2 run
+// 32-34 s, 3-5 34-36 s, 6-8 36-38 s, 9 38-40 s.
+func TestExecutorsWaitForRegistration(t *testing.T) {
+	for _, tc := range []struct {
+		vcores      int64
+		firstStarts []Ms // partitions 0-3
+		finish      Ms
+	}{
+		{5, []Ms{3000, 3000, 3000, 3000}, 9000},
+		{4, []Ms{32000, 32000, 32000, 34000}, 40000},
+	} {
+		durs := make([]Ms, 10)
+		for i := range durs {
+			durs[i] = 2000
+		}
+		spec := cappedJob(5, durs...)
+		spec.Stages[0].PartitionExecutors = true
+		cfg := Config{Nodes: []NodeSpec{{Name: "n", Cap: Res{VCores: tc.vcores, MemMB: 8192}}}, Jobs: []JobSpec{spec}, Seed: 1,
+			Policy: &Policy{Name: "t", Allocate: anyNode{}, Params: &Params{}}, RecordTasks: true, KeepTasks: true,
+			Model: Model{HeartbeatMs: 1000, AMHeartbeatMs: 1000, AMStartupMs: 2000},
+			AfterEvent: func(s *Sim) {
+				if err := CheckInvariants(s); err != nil {
+					t.Fatal(err)
+				}
+			}}
+		s, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Run()
+		j := s.Jobs[0]
+		for i, want := range tc.firstStarts {
+			if got := j.Stages[0].Tasks[i].StartMs; got != want {
+				t.Errorf("%d vCores: partition %d started at %d ms, want %d", tc.vcores, i, got, want)
+			}
+		}
+		if j.FinishMs != tc.finish {
+			t.Errorf("%d vCores: job done at %d ms, want %d", tc.vcores, j.FinishMs, tc.finish)
+		}
+		if want := tc.vcores; s.stats.Launched != want {
+			t.Errorf("%d vCores: %d containers launched, want %d (AM and executors)", tc.vcores, s.stats.Launched, want)
+		}
+	}
+}

@@ -17,9 +17,11 @@
 //   - A job has an optional ApplicationMaster that holds its container until
 //     the job ends (so AM deadlock is possible) and stages of tasks: MapReduce
 //     maps, reduces requested after slow-start whose shuffle waits for map
-//     outputs, Spark executors that live for the whole job, or Spark tasks
-//     in containers of their own with at most MaxRunning held at once (the
-//     job's executor count, as DRESS's YARN layer sees Spark).
+//     outputs, Spark executors that live for the whole job, Spark tasks in
+//     containers of their own with at most MaxRunning held at once, or
+//     Spark executors under static allocation that run a stage's partitions
+//     one after another in their containers, held until the job's last
+//     partition ends (StageSpec.PartitionExecutors, executors.go).
 //   - A container reserves its request; what its task actually uses follows a
 //     per-sub-phase Profile plus seeded fluctuation, mostly below the request.
 //   - When actual CPU demand on a node exceeds capacity, tasks slow down by

@@ -19,6 +19,15 @@ func CheckInvariants(s *Sim) error {
 	// a truncated run left unfinished.
 	excessG, excessO := map[*Node]Res{}, map[*Node]Res{}
 	for _, j := range s.Jobs {
+		for _, st := range j.Stages {
+			for _, e := range st.idle {
+				if e.kind == Guaranteed {
+					excessG[e.n] = excessG[e.n].Add(e.alloc)
+				} else {
+					excessO[e.n] = excessO[e.n].Add(e.alloc)
+				}
+			}
+		}
 		for _, e := range j.excess {
 			if e.kind == Guaranteed {
 				excessG[e.n] = excessG[e.n].Add(e.alloc)
@@ -192,9 +201,14 @@ func checkJobTasks(s *Sim, j *Job) error {
 		if m := st.Spec.MaxRunning; m > 0 {
 			// A capped stage's AM may be given more, and releases those
 			// beyond m at its heartbeat (capped.go): it holds at most m.
-			if held := st.Running; held > m && (!st.capped || st.cappedHeld() > m) {
+			if held := st.Held(); held > m && (!st.capped || st.cappedHeld() > m) {
 				return fmt.Errorf("t=%d job %d stage %d: %d containers, at most %d", s.now, j.ID, st.Index, held, m)
 			}
+		}
+		if len(st.idle) > 0 && pending > 0 && !st.waitReg {
+			// An idle executor runs a pending partition at once, once its
+			// driver schedules tasks (executors.go).
+			return fmt.Errorf("t=%d job %d stage %d: %d idle executors while %d partitions wait", s.now, j.ID, st.Index, len(st.idle), pending)
 		}
 		if gated != st.gated {
 			return fmt.Errorf("t=%d job %d stage %d: %d tasks gated, counted %d", s.now, j.ID, st.Index, gated, st.gated)

@@ -162,16 +162,17 @@ type Job struct {
 	StartMs  Ms // first container start, -1 before
 	FinishMs Ms
 
-	tasksLeft int
-	unfreed   int               // its finished containers awaiting their nodes' heartbeats (release.go)
-	amReadyMs Ms                // when the AM has started up and requested its tasks
-	active    int               // index in Sim.active
-	admitSeq  int               // order of admission (1, 2, ...)
-	asking    bool              // in Sim.asking: HasPending is true
-	amBeat    bool              // an AM heartbeat is due (reduces.go)
-	capped    bool              // a stage asks capped at MaxRunning (capped.go)
-	reported  int               // containers reported complete to the AM at its next allocate() (capped.go)
-	excess    []excessContainer // containers beyond its maps, until released (asks.go)
+	tasksLeft    int
+	unfreed      int               // its finished containers awaiting their nodes' heartbeats (release.go)
+	amReadyMs    Ms                // when the AM has started up and requested its tasks
+	active       int               // index in Sim.active
+	admitSeq     int               // order of admission (1, 2, ...)
+	asking       bool              // in Sim.asking: HasPending is true
+	amBeat       bool              // an AM heartbeat is due (reduces.go)
+	capped       bool              // a stage asks capped at MaxRunning (capped.go)
+	hasExecutors bool              // a stage's containers are executors running partitions (executors.go)
+	reported     int               // containers reported complete to the AM at its next allocate() (capped.go)
+	excess       []excessContainer // containers beyond its maps, until released (asks.go)
 }
 
 // JobState is where a job is in its life.
@@ -236,6 +237,13 @@ type Stage struct {
 	// tasks (its AM releases them; asks.go): never in a container, not the
 	// run's tasks.
 	excess []*Task
+	// idle are the stage's executor containers with no partition to run
+	// (StageSpec.PartitionExecutors, executors.go), oldest first: held
+	// until the job's last partition ends.
+	idle []idleExecutor
+	// waitReg: a capped executor stage whose driver does not yet schedule
+	// tasks (spark.scheduler.minRegisteredResourcesRatio, executors.go).
+	waitReg bool
 
 	phases []Phase
 	id     int32   // index in Sim.stages
@@ -388,11 +396,19 @@ func (st *Stage) Asking() int {
 	if st.asks != nil {
 		return int(max(st.asks.rmAny, 0)) // may exceed Pending: excess containers
 	}
-	if m := st.Spec.MaxRunning; m > 0 && st.Pending > m-st.Running {
-		return max(m-st.Running, 0)
+	if m := st.Spec.MaxRunning; m > 0 && st.Pending > m-st.Held() {
+		return max(m-st.Held(), 0)
 	}
 	return st.Pending
 }
+
+// Held is how many containers the stage holds: its tasks' (Running) and
+// its idle executors' (StageSpec.PartitionExecutors).
+func (st *Stage) Held() int { return st.Running + len(st.idle) }
+
+// IdleExecutors is how many of the stage's executor containers hold no
+// partition (StageSpec.PartitionExecutors).
+func (st *Stage) IdleExecutors() int { return len(st.idle) }
 
 // Suspended reports whether the task is suspended.
 func (t *Task) Suspended() bool { return t.State == TaskSuspended }

@@ -126,7 +126,10 @@ func (s *Sim) amBeat(j *Job) {
 			if st.givenSince > 0 {
 				s.assignCapped(st)
 			}
-			more = more || st.amDirty || st.limitsDue || len(j.excess) > 0
+			if st.waitReg {
+				s.checkRegistered(j, st) // executors.go
+			}
+			more = more || st.amDirty || st.limitsDue || len(j.excess) > 0 || st.waitReg
 			continue
 		}
 		if a := st.asks; a != nil {

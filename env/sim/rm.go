@@ -237,7 +237,7 @@ func (s *Sim) Requestable(t *Task) bool {
 		if t.Stage.asked <= 0 {
 			return false // the scheduler holds no ask for another container (reduces.go, capped.go)
 		}
-	} else if m := t.Stage.Spec.MaxRunning; m > 0 && t.Stage.Running >= m {
+	} else if m := t.Stage.Spec.MaxRunning; m > 0 && t.Stage.Held() >= m {
 		return false
 	}
 	return t.Stage.Released && (t.Job.AM == nil || s.now >= t.Job.amReadyMs)
@@ -253,6 +253,7 @@ const (
 	releaseNow       releaseHow = iota // at once (a killed container)
 	releaseAtBeat                      // at its node's next heartbeat (a finished one)
 	releasePreempted                   // Preempt: its job at once, its node later
+	releaseKept                        // not at all: its executor keeps it (executors.go)
 )
 
 func (s *Sim) removeContainer(t *Task, how releaseHow) {
@@ -272,6 +273,9 @@ func (s *Sim) removeContainer(t *Task, how releaseHow) {
 		st.unreported++ // the AM counts it assigned until told (reduces.go)
 	}
 	switch {
+	case how == releaseKept:
+		// Still allocated: the caller hands it to the stage's next
+		// partition or keeps it as an idle executor.
 	case how == releasePreempted:
 		// Freed in its job (and so its queue) now; on its node when the
 		// node manager reports it, at the heartbeat after next (Preempt).
@@ -302,7 +306,13 @@ func (s *Sim) removeContainer(t *Task, how releaseHow) {
 // complete ends t successfully.
 func (s *Sim) complete(t *Task) {
 	s.record(t, Finished)
-	s.removeContainer(t, releaseAtBeat)
+	var exec idleExecutor
+	execs := t.Stage.Spec.PartitionExecutors
+	if execs {
+		exec = s.keepExecutor(t) // the container stays: executors.go
+	} else {
+		s.removeContainer(t, releaseAtBeat)
+	}
 	t.State = TaskDone
 	t.FinishMs = s.now
 	j := t.Job
@@ -314,6 +324,12 @@ func (s *Sim) complete(t *Task) {
 	s.lastDone = s.now
 	for _, l := range s.listeners {
 		l.TaskEnded(s.handle, t, Finished)
+	}
+	if execs {
+		s.executorFree(st, exec)
+	}
+	if j.tasksLeft == 0 && j.hasExecutors {
+		s.releaseExecutors(j) // the SparkContext stops (executors.go)
 	}
 	if j.tasksLeft == 0 {
 		if j.Spec.CommitMs > 0 && j.AM != nil && j.AM.State == TaskRunning {
@@ -539,6 +555,9 @@ func (s *Sim) kill(t *Task, how releaseHow) error {
 	t.swapped, t.swapIn, t.stall = 0, 0, 0
 	t.Locality = NodeLocal
 	s.enqueue(t, true, true)
+	if len(t.Stage.idle) > 0 {
+		s.idleTakes(t.Stage) // an idle executor runs it at once (executors.go)
+	}
 	if t.Stage.capped {
 		// Scheduled again, and its container reported complete (capped.go).
 		t.Stage.amDirty = true

@@ -89,6 +89,22 @@ type StageSpec struct {
 	// at most its executor count of containers; as one ends it asks for the
 	// next. 0: every released task is requested at once.
 	MaxRunning int
+	// PartitionExecutors, with MaxRunning > 0, makes the stage's containers
+	// Spark executors under static allocation and its tasks the partitions
+	// they run (executors.go): the job holds at most MaxRunning executor
+	// containers, asked for as MaxRunning says; an executor runs the
+	// stage's pending partitions one after another in its one container,
+	// in the stage's queue order, with no request or release between them
+	// (Spark's CoarseGrainedExecutorBackend runs every task the driver's
+	// TaskSchedulerImpl.resourceOffers gives it); an executor with no
+	// partition left idles, holding its container, until the job's last
+	// partition ends (static allocation: executors live until the
+	// SparkContext stops), and then every executor container of the job is
+	// released. An executor lost (killed, preempted) puts its partition
+	// back at the head of the queue, and its AM asks for another
+	// (YarnAllocator: target - pending - running). false: one container
+	// per task (the old view of DRESS's Spark, above).
+	PartitionExecutors bool
 }
 
 // NodeSpec is one node of the cluster.

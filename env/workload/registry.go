@@ -97,13 +97,16 @@ func sparkJob(rng *sim.Rand, name, app, queue string, submitMs sim.Ms, am sim.Re
 			DurationsMs: durations(rng, executors, medianS, sigma)}}}
 }
 
-// partitionedSparkJob builds a batch Spark job as the YARN layer sees it in
-// DRESS (Sec. II-B, Fig. 4): each task (a partition) in a container of its
-// own, at most executors containers at once (sim.StageSpec.MaxRunning). The
-// job's work is what sparkJob's executors would do, executors x ~medianS
-// (sigma between executors), cut into tasks around partitionS seconds
-// (log-normal, partSigma: the data skew that makes trailing tasks),
-// rescaled so the total is unchanged.
+// partitionedSparkJob builds a batch Spark job under static allocation as
+// DRESS runs it (Sec. II-B, Fig. 4: "each task handles a partition"):
+// executors containers (sim.StageSpec.MaxRunning), each a long-lived
+// executor that runs the job's partitions one after another and holds its
+// container until the job's last partition ends (sim.StageSpec.
+// PartitionExecutors: Spark's CoarseGrainedExecutorBackend, YarnAllocator's
+// targetNumExecutors). The job's work is what sparkJob's executors would
+// do, executors x ~medianS (sigma between executors), cut into tasks around
+// partitionS seconds (log-normal, partSigma: the data skew that makes
+// trailing tasks), rescaled so the total is unchanged.
 func partitionedSparkJob(rng *sim.Rand, name, app, queue string, submitMs sim.Ms, am sim.Res, executors int, req sim.Res,
 	medianS, sigma, partitionS, partSigma float64, prof *sim.Profile) sim.JobSpec {
 	total := 0.0
@@ -120,7 +123,8 @@ func partitionedSparkJob(rng *sim.Rand, name, app, queue string, submitMs sim.Ms
 		parts[i] = max(1, sim.Ms(math.Round(float64(d)*total/drawn)))
 	}
 	return sim.JobSpec{Name: name, App: app, Framework: "spark", Queue: queue, SubmitMs: submitMs, AM: am,
-		Stages: []sim.StageSpec{{Name: "tasks", Kind: sim.KindExecutor, Req: req, Profile: prof, DurationsMs: parts, MaxRunning: executors}}}
+		Stages: []sim.StageSpec{{Name: "tasks", Kind: sim.KindExecutor, Req: req, Profile: prof, DurationsMs: parts, MaxRunning: executors,
+			PartitionExecutors: true}}}
 }
 
 func gb(g float64) int64 { return int64(math.Round(g * 1024)) }

@@ -54,6 +54,20 @@ import java.util.TreeSet;
  * at the next allocate().</li>
  * <li>A container counts as held until the RM reports it completed in an
  * allocate() response (processFinishedContainer).</li>
+ * <li>A stage with partition_executors (FORMAT.md) is a Spark application's
+ * executors under static allocation: asked for as max_running says, each
+ * container the AM keeps runs the stage's scheduled tasks one after another
+ * (partitionEnded: the first scheduled task at once in the same container,
+ * as Spark's TaskSchedulerImpl offers a free executor the next pending task)
+ * and idles, still held, when none is left; when the job's last task ends
+ * every idle executor exits (stopExecutors: the SparkContext stops). A
+ * preempted executor's task goes first among the scheduled again
+ * (TaskSetManager re-adds a lost executor's task to be taken next), where
+ * an idle executor runs it at once. Until 0.8 of max_running executors are
+ * held or 30 s have passed since the AM registered (Spark's
+ * TaskSchedulerImpl.waitBackendReady, minRegisteredResourcesRatio and
+ * maxRegisteredResourcesWaitingTime on YARN), checked at each heartbeat,
+ * the executors it keeps idle and their tasks stay scheduled.</li>
  * <li>Reducer preemption (preemptReducesIfNeeded, the unconditional path):
  * checked every am_tick_ms; when the job holds no map container, has maps
  * scheduled and some of them were requested more than reduce_preempt_ms
@@ -134,6 +148,10 @@ final class AppMaster {
     final LinkedHashMap<Integer, Container> assigned = new LinkedHashMap<>();
     final Map<String, LinkedList<Integer>> byHost = new HashMap<>();
     final Map<String, LinkedList<Integer>> byRack = new HashMap<>();
+    /** partition_executors: the executor containers held with no task to run, oldest first. */
+    final List<Container> idle = new ArrayList<>();
+    /** partition_executors, capped: the driver schedules no task yet (waitBackendReady). */
+    boolean waitReg;
 
     StageAm(Doc.Stage spec, int idx, Doc.Stage prev) {
       this.spec = spec;
@@ -149,7 +167,12 @@ final class AppMaster {
     }
 
     boolean canAssign() {
-      return spec.maxRunning <= 0 || assigned.size() < spec.maxRunning;
+      return spec.maxRunning <= 0 || held() < spec.maxRunning;
+    }
+
+    /** Containers held: the tasks' and the idle executors'. */
+    int held() {
+      return assigned.size() + idle.size();
     }
   }
 
@@ -179,7 +202,16 @@ final class AppMaster {
     }
     types = sim.schedulerResourceTypes();
     preemptionLimit = sim.reducePreemptionLimit();
+    for (StageAm s : stages) {
+      s.waitReg = s.spec.partitionExecutors && s.total() > s.spec.maxRunning && job.managed();
+    }
   }
+
+  /** Spark's spark.scheduler.minRegisteredResourcesRatio on YARN (YarnSchedulerBackend). */
+  static final double MIN_REGISTERED_RATIO = 0.8;
+  /** spark.scheduler.maxRegisteredResourcesWaitingTime's default (CoarseGrainedSchedulerBackend). */
+  static final long MAX_REGISTERED_WAIT_MS = 30_000;
+  private long registeredAt;
 
   // ---- the ask table (RMContainerRequestor) ----
 
@@ -338,7 +370,7 @@ final class AppMaster {
     for (StageAm s : stages) {
       int max = s.spec.maxRunning;
       if (max > 0 && !s.scheduled.isEmpty() && s.total() > max) {
-        int maxRequested = Math.max(0, max - s.assigned.size());
+        int maxRequested = Math.max(0, max - s.held());
         setRequestLimit(s, Math.min(maxRequested, s.scheduled.size()));
       }
     }
@@ -349,6 +381,7 @@ final class AppMaster {
   void heartbeat(long now) {
     if (!registered) {
       registered = true;
+      registeredAt = now;
       releaseInitial(now);
     }
     releaseReady(now);
@@ -369,10 +402,28 @@ final class AppMaster {
     headroom = Resources.clone(newHeadroom);
     for (ContainerStatus cs : finished) {
       int[] st = byContainer.remove(cs.getContainerId());
-      if (st != null) {
+      if (st != null && st[1] < 0) {
+        // an idle executor's container (partition_executors)
+        StageAm s = stages[st[0]];
+        s.idle.removeIf(c -> c.getId().equals(cs.getContainerId()));
+      } else if (st != null) {
         StageAm s = stages[st[0]];
         s.assigned.remove(st[1]);
-        if (cs.getExitStatus() == ContainerExitStatus.PREEMPTED) {
+        if (cs.getExitStatus() == ContainerExitStatus.PREEMPTED && s.spec.partitionExecutors) {
+          // the executor is lost: its task is the next one taken (first
+          // among the scheduled), by an idle executor at once if any
+          s.attempts[st[1]]++;
+          Req r = newReq(s, st[1], now);
+          LinkedHashMap<Integer, Req> rest = new LinkedHashMap<>(s.scheduled);
+          s.scheduled.clear();
+          s.scheduled.put(r.task, r);
+          s.scheduled.putAll(rest);
+          addContainerReq(s, r);
+          while (!s.waitReg && !s.idle.isEmpty() && !s.scheduled.isEmpty()) {
+            runNext(s, s.idle.remove(0), now);
+          }
+          recalc = true;
+        } else if (cs.getExitStatus() == ContainerExitStatus.PREEMPTED) {
           // The RM preempted it: RMContainerAllocator turns the status into
           // TA_KILL, and the task's next attempt asks again as a new one
           // (TaskImpl.AttemptKilledTransition, not rescheduled: a map at its
@@ -390,6 +441,15 @@ final class AppMaster {
     }
     if (!got.isEmpty()) {
       assign(got, now);
+    }
+    for (StageAm s : stages) {
+      // the driver's waitBackendReady: enough executors registered, or the wait is over
+      if (s.waitReg && (s.held() >= s.spec.maxRunning * MIN_REGISTERED_RATIO || now >= registeredAt + MAX_REGISTERED_WAIT_MS)) {
+        s.waitReg = false;
+        while (!s.idle.isEmpty() && !s.scheduled.isEmpty()) {
+          runNext(s, s.idle.remove(0), now);
+        }
+      }
     }
     int completed = 0;
     boolean mapsScheduled = false;
@@ -418,6 +478,43 @@ final class AppMaster {
     stages[stage].done++;
     recalc = true;
   }
+
+  // ---- executors (partition_executors) ----
+
+  /**
+   * A task of an executor stage ended in container c: the executor runs the
+   * stage's first scheduled task at once in the same container, or idles.
+   */
+  void partitionEnded(int stage, int task, Container c, long now) {
+    StageAm s = stages[stage];
+    s.assigned.remove(task);
+    if (s.scheduled.isEmpty()) {
+      s.idle.add(c);
+      byContainer.put(c.getId(), new int[] {s.idx, -1});
+      return;
+    }
+    runNext(s, c, now);
+  }
+
+  /** Executor container c runs stage s's first scheduled task, now. */
+  private void runNext(StageAm s, Container c, long now) {
+    int task = s.scheduled.keySet().iterator().next();
+    Req r = s.scheduled.remove(task);
+    decContainerReq(s, r);
+    s.assigned.put(r.task, c);
+    byContainer.put(c.getId(), new int[] {s.idx, r.task});
+    sim.startTask(job, s.idx, r.task, s.attempts[r.task], c, now, true);
+  }
+
+  /** The job's last task ended: every idle executor's process exits (the SparkContext stops). */
+  void stopExecutors() {
+    for (StageAm s : stages) {
+      for (Container c : s.idle) {
+        sim.node(c.getNodeId()).exited(c.getId(), ContainerExitStatus.SUCCESS, "");
+      }
+    }
+  }
+
 
   // ---- assignment (ScheduledRequests.assign) ----
 
@@ -469,6 +566,15 @@ final class AppMaster {
       if (s.isMap || s.scheduled.isEmpty() || !s.canAssign()) {
         continue;
       }
+      if (s.waitReg) {
+        // an executor registers and idles; its task stays scheduled
+        Container c = left.get(i);
+        s.idle.add(c);
+        byContainer.put(c.getId(), new int[] {s.idx, -1});
+        sim.startExecutor(job, c, now);
+        left.set(i, null);
+        continue;
+      }
       int task = s.scheduled.keySet().iterator().next();
       containerAssigned(left.get(i), s, s.scheduled.remove(task), now);
       left.set(i, null);
@@ -512,7 +618,7 @@ final class AppMaster {
     decContainerReq(s, r);
     s.assigned.put(r.task, c);
     byContainer.put(c.getId(), new int[] {s.idx, r.task});
-    sim.startTask(job, s.idx, r.task, s.attempts[r.task], c, now);
+    sim.startTask(job, s.idx, r.task, s.attempts[r.task], c, now, false);
   }
 
   // ---- reduces: slow start, ramp-up (scheduleReduces) ----

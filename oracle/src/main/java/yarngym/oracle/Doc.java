@@ -102,6 +102,8 @@ public final class Doc {
     public int priority;
     public double slowStart;
     public int maxRunning;
+    /** The max_running containers are executors that run the tasks one after another (FORMAT.md). */
+    public boolean partitionExecutors;
     public final List<Phase> phases = new ArrayList<>();
     public final List<Task> tasks = new ArrayList<>();
   }
@@ -395,6 +397,10 @@ public final class Doc {
     s.priority = (int) integer(o, p, "priority", 0, MAXI);
     s.slowStart = number(o, p, "slow_start", 0, 1, false);
     s.maxRunning = (int) integer(o, p, "max_running", 0, MAXI);
+    s.partitionExecutors = bool(o, p, "partition_executors");
+    if (s.partitionExecutors && s.maxRunning <= 0) {
+      throw bad(p + "partition_executors", "needs max_running > 0 (the executor count)");
+    }
     JsonNode ps = array(need(o, p, "phases"), p + "phases");
     if (ps.size() == 0) {
       throw bad(p + "phases", "is empty: a task needs at least one phase");

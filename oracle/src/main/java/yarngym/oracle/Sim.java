@@ -607,13 +607,23 @@ public final class Sim implements AutoCloseable {
 
   // ---- tasks ----
 
-  void startTask(JobRun j, int stage, int task, int attempt, Container c, long now) {
+  /** Starts an executor's process in container c with no task yet (partition_executors). */
+  void startExecutor(JobRun j, Container c, long now) {
+    node(c.getNodeId()).started(c.getId());
+    stats.containers++;
+    lastProgress = now;
+  }
+
+  /** Starts a task attempt in container c: a new container's process, or (reused) an executor's next task. */
+  void startTask(JobRun j, int stage, int task, int attempt, Container c, long now, boolean reused) {
     SimNode n = node(c.getNodeId());
     TaskRun tr = new TaskRun(j, stage, task, attempt, n, c, now, doc.model);
-    n.started(c.getId());
+    if (!reused) {
+      n.started(c.getId());
+      stats.containers++;
+    }
     inContainers.put(c.getId(), tr);
     j.running.get(stage).add(tr);
-    stats.containers++;
     lastProgress = now;
     if (j.firstStart < 0) {
       j.firstStart = now;
@@ -633,12 +643,19 @@ public final class Sim implements AutoCloseable {
     JobRun j = tr.job;
     inContainers.remove(tr.container.getId());
     j.running.get(tr.stage).remove(tr);
-    tr.node.exited(tr.container.getId(), ContainerExitStatus.SUCCESS, "");
+    boolean executor = j.spec.stages.get(tr.stage).partitionExecutors;
+    if (!executor) {
+      tr.node.exited(tr.container.getId(), ContainerExitStatus.SUCCESS, "");
+    }
     records.add(new Rec(j.idx, tr.kindName(), tr.stage, tr.index, tr.attempt, tr.node.spec.id,
         TaskRun.LOCALITY[tr.locality], tr.start, now, "done"));
     lastProgress = now;
     j.stageDone[tr.stage]++;
     j.am.taskFinished(tr.stage);
+    if (executor) {
+      // the executor's process goes on: the stage's next task, or idle (AppMaster.partitionEnded)
+      j.am.partitionEnded(tr.stage, tr.index, tr.container, now);
+    }
     // reducers of the next stage learn of it at their next poll
     if (tr.stage + 1 < j.running.size()) {
       for (TaskRun r : j.running.get(tr.stage + 1)) {
@@ -651,6 +668,7 @@ public final class Sim implements AutoCloseable {
       }
     }
     if (--j.tasksLeft == 0) {
+      j.am.stopExecutors();
       finishJob(j);
     }
   }
@@ -701,6 +719,23 @@ public final class Sim implements AutoCloseable {
     stats.containersPreempted++;
     records.add(new Rec(tr.job.idx, tr.kindName(), tr.stage, tr.index, tr.attempt, tr.node.spec.id,
         TaskRun.LOCALITY[tr.locality], tr.start, now, "killed"));
+  }
+
+  /** The idle executor container of id cid (partition_executors), or null. */
+  private Container idleExecutorOf(ContainerId cid) {
+    for (JobRun j : jobs) {
+      if (j.am == null || j.finishMs >= 0) {
+        continue;
+      }
+      for (AppMaster.StageAm s : j.am.stages) {
+        for (Container c : s.idle) {
+          if (c.getId().equals(cid)) {
+            return c;
+          }
+        }
+      }
+    }
+    return null;
   }
 
   double progressOf(ContainerId cid, long now) {
@@ -754,6 +789,10 @@ public final class Sim implements AutoCloseable {
       TaskRun tr = inContainers.get(cid);
       if (tr != null) {
         preempted(tr, cid);
+      } else if (idleExecutorOf(cid) != null) {
+        // an idle executor (partition_executors): the node manager stops it
+        node(idleExecutorOf(cid).getNodeId()).cleanUp(cid);
+        stats.containersPreempted++;
       } else {
         for (JobRun j : jobs) {
           if (j.finishMs < 0 && j.amContainer != null && j.amContainer.getId().equals(cid)) {

@@ -142,6 +142,41 @@ class OracleTest {
     }
   }
 
+  /**
+   * generic-fair.json's job 1 with its first stage as partition executors
+   * (5 tasks of 7 s, max_running 2): two containers run the five tasks, each
+   * of tasks 2-4 starting in the millisecond an earlier task ends (no new
+   * container); 10 containers in all (job 0: AM, 3 maps, a reducer; job 1:
+   * 2 executors, 3 executors of its second stage) against 13 without.
+   */
+  @Test
+  void partitionExecutorsReuseTheirContainers() throws Exception {
+    ObjectMapper om = new ObjectMapper();
+    ObjectNode d = (ObjectNode) om.readTree(resource("generic-fair.json"));
+    ((ObjectNode) d.get("jobs").get(1).get("stages").get(0)).put("partition_executors", true);
+    Main.Outcome o = run("generic-executors", om.writeValueAsBytes(d));
+    assertFalse(o.stuck);
+    assertEquals(10, o.containers, o.tasksCsv);
+    long[][] iv = new long[5][];
+    for (String row : o.tasksCsv.split("\n")) {
+      String[] f = row.split(",");
+      if (f[0].equals("1") && f[1].equals("task")) {
+        iv[Integer.parseInt(f[3])] = new long[] {Math.round(Double.parseDouble(f[8]) * 1000),
+            Math.round(Double.parseDouble(f[9]) * 1000)};
+      }
+    }
+    for (int i = 2; i < 5; i++) {
+      boolean handedOff = false;
+      for (int k = 0; k < i; k++) {
+        handedOff |= iv[k][1] == iv[i][0];
+      }
+      assertTrue(handedOff, "task " + i + " did not start as an earlier task ended: " + o.tasksCsv);
+    }
+    ((ObjectNode) d.get("jobs").get(1).get("stages").get(0)).put("max_running", 0);
+    Doc.BadInput e = assertThrows(Doc.BadInput.class, () -> run("bad-executors", om.writeValueAsBytes(d)));
+    assertEquals("jobs[1].stages[0].partition_executors", e.key);
+  }
+
   @Test
   void capacitySchedulerTakesItsConf() throws Exception {
     // two queues from the document's conf: a job in "b" runs; a job in an unknown queue is refused
