@@ -410,6 +410,19 @@ func (st *Stage) Held() int { return st.Running + len(st.idle) }
 // partition (StageSpec.PartitionExecutors).
 func (st *Stage) IdleExecutors() int { return len(st.idle) }
 
+// IdleGuaranteed is how many of the stage's idle executors hold a
+// guaranteed container: with its running tasks', what the stage holds of
+// the scheduler's guaranteed allocation.
+func (st *Stage) IdleGuaranteed() int {
+	k := 0
+	for _, e := range st.idle {
+		if e.kind == Guaranteed {
+			k++
+		}
+	}
+	return k
+}
+
 // Suspended reports whether the task is suspended.
 func (t *Task) Suspended() bool { return t.State == TaskSuspended }
 

@@ -230,6 +230,10 @@ func (d *Dress) refresh(h sim.Handle) {
 			d.used[in.cat] += d.Units(am.Req)
 		}
 		for _, st := range j.Stages {
+			// An idle Spark executor (StageSpec.PartitionExecutors) holds
+			// its container to the job's end: occupied, as the paper's
+			// pools count them ("the total occupied containers", Sec. IV-C).
+			d.used[in.cat] += float64(st.IdleGuaranteed()) * d.Units(st.Spec.Req)
 			if st.Running == 0 {
 				continue
 			}
