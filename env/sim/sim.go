@@ -347,7 +347,9 @@ func (s *Sim) peek() (e *event, src int) {
 	if s.ready.len() > 0 {
 		consider(s.ready.peek(), srcReady)
 	}
-	consider(s.idleCursor(), srcIdle)
+	if c := s.idleCursor(); c != nil && (e == nil || c.before(e)) && (e == nil || !s.idleQuietBefore(e)) {
+		e, src = c, srcIdle
+	}
 	return e, src
 }
 
