@@ -104,7 +104,16 @@ func (s *Sim) sampleUsage(n *Node) {
 		return
 	}
 	for _, t := range n.Containers {
+		// A new draw moves the task's usage, not its slot's state, nor its
+		// rate unless the task is shrunk (rateOf reads the usage of a
+		// shrunk task only): a slot that was clean stays so, and recompute
+		// takes the new demand without recomputing its rate.
+		sl := &n.slots[t.pos]
+		clean := sl.flags&slotDirty == 0 && t.shrunk == 0
 		s.setUsage(t, n)
+		if clean {
+			sl.flags &^= slotDirty
+		}
 	}
 	s.markDirty(n)
 }
