@@ -46,6 +46,8 @@ type Update struct {
 	equal         map[string]float64 // scratch: each queue's job share
 	items         []share            // scratch
 	out           []int64            // scratch
+	jobsIn        map[string]int     // scratch: each queue's jobs (-1: a parent without its own)
+	names         []string           // scratch: queueDemand's queues
 	memo          shareMemo
 }
 
@@ -125,7 +127,12 @@ func (u *Update) Control(h sim.Handle) {
 	clear(u.shareMB)
 	clear(u.jobShare)
 	u.queues = u.queues[:0]
-	jobsIn := map[string]int{}
+	// Scratch kept from update to update: an update runs every 500 ms.
+	if u.jobsIn == nil {
+		u.jobsIn = map[string]int{}
+	}
+	clear(u.jobsIn)
+	jobsIn := u.jobsIn
 	// An ended job's application stays in its queue, and shares it, until
 	// its AM container is reported complete (sim.Finishing).
 	for _, jobs := range [2][]*sim.Job{h.Active(), h.Finishing()} {
@@ -212,7 +219,7 @@ func (u *Update) queueDemand() {
 			u.queueDemandMB[p] += 0 // present, filled from its children below
 		}
 	}
-	names := make([]string, 0, len(u.queueDemandMB))
+	names := u.names[:0]
 	for q := range u.queueDemandMB {
 		names = append(names, q)
 	}
@@ -230,6 +237,8 @@ func (u *Update) queueDemand() {
 			u.queueDemandMB[p] += d
 		}
 	}
+	clear(names)
+	u.names = names[:0]
 }
 
 // demand is what job j holds plus the normalized requests it asks for now.
