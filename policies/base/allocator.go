@@ -341,7 +341,13 @@ func (a *Allocator) rank(h sim.Handle, considers func(sim.Handle, *sim.Job) bool
 		}
 	}
 	// Prepare even for one job or none: orders double as limits' usage
-	// snapshots.
+	// snapshots. With none, an order whose Prepare leaves nothing behind
+	// (IdleNoop) is not prepared: the heartbeat ranks and assigns nothing,
+	// as one the engine skips (most heartbeats of the FairScheduler, whose
+	// jobs are offered nodes only after an update).
+	if len(a.jobs) == 0 && a.IdleNoop() {
+		return
+	}
 	a.Order.Prepare(h)
 	if len(a.jobs) > 1 {
 		slices.SortStableFunc(a.jobs, func(x, y *sim.Job) int {
