@@ -17,8 +17,11 @@ root=$(git rev-parse --show-toplevel)
 cd "$root"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-go test -c -o "$work/bench.test" ./benchmarks
-go test -c -o "$work/env.test" ./env
+# Built as the yarngym binary is: with its profile-guided optimisation.
+pgo=-pgo=off
+if [ -f cmd/yarngym/default.pgo ]; then pgo=-pgo=$root/cmd/yarngym/default.pgo; fi
+go test -c "$pgo" -o "$work/bench.test" ./benchmarks
+go test -c "$pgo" -o "$work/env.test" ./env
 pin=()
 if command -v taskset >/dev/null 2>&1; then pin=(taskset -c 0); fi
 echo "# this tree ($(git rev-parse --short HEAD)$(git diff --quiet || echo ', uncommitted changes')), one benchmark per process, one core"

@@ -7,6 +7,9 @@
 # side: tasks/cpu-s and cpu-s/run for the CPU per task, peak-rss-MB for the
 # memory (this tree's side only where the earlier commit lacks the metric),
 # and events/run, equal on both sides where the model did not change.
+# Each side's benchmarks are built as its yarngym binary is: with profile-
+# guided optimisation from its cmd/yarngym/default.pgo where it has one
+# (go build uses it by itself; go test must be told).
 #
 #   benchmarks/compare.sh BASE [REGEX] [COUNT]
 #   make bench-compare BASE=4a6deb9
@@ -20,8 +23,9 @@ regex=${2:-'^Benchmark(SWIMDay|Scale50k|TPCH)$'}
 count=${3:-3}
 . "$(dirname "$0")/basetree.sh" "$base"
 echo "building the benchmarks of $base and of this tree" >&2
-(cd "$work/base" && go test -c -o "$work/base.test" ./benchmarks)
-go test -c -o "$work/head.test" ./benchmarks
+pgo() { if [ -f "$1/cmd/yarngym/default.pgo" ]; then echo "-pgo=$1/cmd/yarngym/default.pgo"; else echo "-pgo=off"; fi; }
+(cd "$work/base" && go test -c "$(pgo "$work/base")" -o "$work/base.test" ./benchmarks)
+go test -c "$(pgo "$root")" -o "$work/head.test" ./benchmarks
 # keep passes on a benchmark line's name, iterations and the metrics that
 # matter here.
 keep() {

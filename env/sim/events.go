@@ -96,7 +96,9 @@ func (q *eventQueue) pop() event {
 // fifoQueue holds events that are always scheduled in non-decreasing
 // (time, ord) order (heartbeats: each is scheduled one interval after the
 // heartbeat being processed, and those are processed in order). A ring buffer keeps them sorted for free, so the
-// 600 heartbeats of a large cluster never touch the heap.
+// 600 heartbeats of a large cluster never touch the heap. Its length is a
+// power of two, so positions wrap with a mask rather than a division (a
+// push and a pop per heartbeat).
 type fifoQueue struct {
 	buf        []event
 	head, size int
@@ -106,11 +108,11 @@ func (q *fifoQueue) push(e event) {
 	if q.size == len(q.buf) {
 		nb := make([]event, max(16, 2*len(q.buf)))
 		for i := 0; i < q.size; i++ {
-			nb[i] = q.buf[(q.head+i)%len(q.buf)]
+			nb[i] = q.buf[(q.head+i)&(len(q.buf)-1)]
 		}
 		q.buf, q.head = nb, 0
 	}
-	q.buf[(q.head+q.size)%len(q.buf)] = e
+	q.buf[(q.head+q.size)&(len(q.buf)-1)] = e
 	q.size++
 }
 
@@ -118,7 +120,7 @@ func (q *fifoQueue) peek() *event { return &q.buf[q.head] }
 
 func (q *fifoQueue) pop() event {
 	e := q.buf[q.head]
-	q.head = (q.head + 1) % len(q.buf)
+	q.head = (q.head + 1) & (len(q.buf) - 1)
 	q.size--
 	return e
 }
@@ -258,7 +260,20 @@ type boundaryQueue struct {
 	at      []Ms    // per node: the time of its event in the wheel
 	count   int     // events in the wheel
 	far     nodeQueue
+	// spare holds the arrays of burst buckets that have emptied (see
+	// remove), for the next bucket that grows past burstCap/8 (a burst
+	// then grows no further by copies).
+	spare [][]event
 }
+
+// burstCap is the capacity above which an emptied bucket gives its array
+// up: to spare, which keeps at most maxSpare of them, so that a burst of
+// boundaries at one millisecond (reducers polling on one grid) neither
+// keeps memory in every bucket it has hit nor allocates anew each time.
+const (
+	burstCap = 256
+	maxSpare = 8
+)
 
 // bucket is the wheel's events at one time. Sorted, its live events are
 // ev[head:] in order, removed ones marked with id -1; unsorted, min is the
@@ -326,6 +341,14 @@ func (q *boundaryQueue) add(e event) {
 		bk.ev, bk.head, bk.sorted, bk.min = live, 0, false, -1
 	}
 	i := int32(len(bk.ev))
+	if len(bk.ev) == cap(bk.ev) && len(bk.ev) >= burstCap/8 && len(q.spare) > 0 {
+		sp := q.spare[len(q.spare)-1]
+		if cap(sp) > len(bk.ev) {
+			q.spare[len(q.spare)-1] = nil
+			q.spare = q.spare[:len(q.spare)-1]
+			bk.ev = append(sp[:0], bk.ev...)
+		}
+	}
 	bk.ev = append(bk.ev, e)
 	bk.live++
 	if bk.min >= 0 && e.before(&bk.ev[bk.min]) {
@@ -354,8 +377,13 @@ func (q *boundaryQueue) remove(id int32) {
 	switch {
 	case bk.live == 0:
 		bk.ev, bk.head, bk.sorted, bk.min = bk.ev[:0], 0, false, -1
-		if cap(bk.ev) > 256 {
-			bk.ev = nil // a burst's bucket does not keep its memory
+		if cap(bk.ev) > burstCap {
+			// A burst's bucket does not keep its memory; a few such
+			// arrays are kept for the next bursts.
+			if len(q.spare) < maxSpare {
+				q.spare = append(q.spare, bk.ev[:0])
+			}
+			bk.ev = nil
 		}
 		q.words[b/64] &^= 1 << (b % 64)
 		if q.words[b/64] == 0 {

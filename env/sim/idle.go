@@ -46,10 +46,26 @@ type IdleNoop interface {
 	IdleNoop() bool
 }
 
+// IdleQuiet is implemented by policy parts (the Allocator, NodeMonitors)
+// that are IdleNoop and can also tell, while jobs ask for containers, that
+// the heartbeat of a node with no container and no reservation would do
+// nothing now (the FairScheduler offers nodes only to jobs whose demand as
+// of its last update differs from what they hold: between updates a job's
+// new asks leave every such heartbeat with no job to rank). The answer must
+// depend only on the run's state, not on the node or the time: it is taken
+// to hold until the engine processes its next event. When the allocator and
+// every monitor report true and no job waits for admission, the engine
+// skips those heartbeats as it does when no job asks (idle.go's rules, the
+// stall and livelock checks included).
+type IdleQuiet interface {
+	IdleQuiet(h Handle) bool
+}
+
 // idleSet holds the idle nodes whose heartbeats are not queued.
 type idleSet struct {
-	on    bool     // the policy lets idle nodes sleep
-	words []uint64 // bit i: node i is in the set
+	on    bool        // the policy lets idle nodes sleep
+	quiet []IdleQuiet // the allocator and monitors, when all are IdleQuiet
+	words []uint64    // bit i: node i is in the set
 	count int
 	// cursor is the first heartbeat of an idle node after pos, valid while
 	// cursorOK (cleared when the set or the demand changes).
@@ -69,6 +85,17 @@ func (s *Sim) initIdle() {
 	s.idle.on = !s.cfg.EveryHeartbeat && idleNoop(s.policy.Allocate)
 	for _, m := range s.policy.Monitors {
 		s.idle.on = s.idle.on && idleNoop(m)
+	}
+	if q, ok := s.policy.Allocate.(IdleQuiet); ok && s.idle.on {
+		s.idle.quiet = append(s.idle.quiet, q)
+		for _, m := range s.policy.Monitors {
+			if q, ok := m.(IdleQuiet); ok {
+				s.idle.quiet = append(s.idle.quiet, q)
+			} else {
+				s.idle.quiet = nil
+				break
+			}
+		}
 	}
 	s.idle.words = make([]uint64, (len(s.Nodes)+63)/64)
 	hb := s.model.HeartbeatMs
@@ -166,6 +193,27 @@ func (s *Sim) idleCursor() *event {
 		s.idle.cursorOK = true
 	}
 	return &s.idle.cursor
+}
+
+// idleQuietBefore reports whether the heartbeats of idle nodes before e,
+// the next event of any other source, would all do nothing although jobs
+// ask for containers (IdleQuiet), so that the engine may skip them. It says
+// no while a job waits for admission (a heartbeat tries to admit it) and
+// when the stall or livelock check could end the run at one of them (those
+// are made at processed heartbeats only in that case).
+func (s *Sim) idleQuietBefore(e *event) bool {
+	if s.idle.quiet == nil || len(s.waiting) > 0 {
+		return false
+	}
+	if s.arrived == len(s.Jobs) && (e.at-s.lastProgress > s.cfg.StallMs || e.at-s.lastDone > s.cfg.LivelockMs) {
+		return false
+	}
+	for _, q := range s.idle.quiet {
+		if !q.IdleQuiet(s.handle) {
+			return false
+		}
+	}
+	return true
 }
 
 // skippedBeats is how many heartbeats of n after its last processed one

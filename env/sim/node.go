@@ -104,7 +104,16 @@ func (s *Sim) sampleUsage(n *Node) {
 		return
 	}
 	for _, t := range n.Containers {
+		// A new draw moves the task's usage, not its slot's state, nor its
+		// rate unless the task is shrunk (rateOf reads the usage of a
+		// shrunk task only): a slot that was clean stays so, and recompute
+		// takes the new demand without recomputing its rate.
+		sl := &n.slots[t.pos]
+		clean := sl.flags&slotDirty == 0 && t.shrunk == 0
 		s.setUsage(t, n)
+		if clean {
+			sl.flags &^= slotDirty
+		}
 	}
 	s.markDirty(n)
 }
@@ -117,10 +126,27 @@ func (s *Sim) sampleUsage(n *Node) {
 func (s *Sim) setUsage(t *Task, n *Node) {
 	t.jitCPU, t.jitMem, t.jitIO = 1, 1, 1
 	if jit := t.jitter(); jit > 0 && t.phase < len(t.phases) {
+		// A factor is read only times its level in this phase
+		// (applyUsage): one whose level is 0 is not drawn, and the
+		// stream moves on as if it had been (normSkip), so every later
+		// draw is the same.
+		ph := &t.phases[t.phase]
 		r := Rand{state: t.rngSeed}
-		t.jitCPU = clampFactor(1 + jit*r.NormFloat64())
-		t.jitMem = clampFactor(1 + 0.2*jit*r.NormFloat64())
-		t.jitIO = clampFactor(1 + jit*r.NormFloat64())
+		if ph.CPU != 0 {
+			t.jitCPU = clampFactor(1 + jit*r.NormFloat64())
+		} else {
+			r.normSkip()
+		}
+		if ph.Mem != 0 {
+			t.jitMem = clampFactor(1 + 0.2*jit*r.NormFloat64())
+		} else {
+			r.normSkip()
+		}
+		if ph.IOMBps != 0 {
+			t.jitIO = clampFactor(1 + jit*r.NormFloat64())
+		} else {
+			r.normSkip()
+		}
 		t.rngSeed = r.state
 	}
 	s.applyUsage(t, n)

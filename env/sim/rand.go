@@ -32,6 +32,13 @@ func (r *Rand) NormFloat64() float64 {
 	return math.Sqrt(-2*math.Log(u1)) * math.Cos(2*math.Pi*u2)
 }
 
+// normSkip moves r past one NormFloat64 draw (two Uint64s) without making
+// it: SplitMix64's state moves by a constant per draw.
+func (r *Rand) normSkip() {
+	r.state += 0x9e3779b97f4a7c15
+	r.state += 0x9e3779b97f4a7c15
+}
+
 func mix64(z uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb

@@ -82,6 +82,10 @@ type Sim struct {
 	rackOf     []int32   // each node's rack
 	stages     []*Stage  // every job's stages (slot.prev indexes them)
 	gateBuf    []float64 // recompute's scratch: each container's shuffle gate
+	// enqueueReleased's scratch: each node's and rack's tasks, and the
+	// nodes and racks with any.
+	locNode, locRack   [][]*Task
+	locNodes, locRacks []int32
 
 	Nodes []*Node
 	// Jobs holds every job of the run, by ID (submission order).
@@ -347,7 +351,9 @@ func (s *Sim) peek() (e *event, src int) {
 	if s.ready.len() > 0 {
 		consider(s.ready.peek(), srcReady)
 	}
-	consider(s.idleCursor(), srcIdle)
+	if c := s.idleCursor(); c != nil && (e == nil || c.before(e)) && (e == nil || !s.idleQuietBefore(e)) {
+		e, src = c, srcIdle
+	}
 	return e, src
 }
 

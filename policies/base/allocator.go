@@ -62,7 +62,8 @@ type Allocator struct {
 	// Considers, when set, says whether a job wanting containers is offered
 	// this heartbeat's node at all (the FairScheduler offers nodes only to
 	// jobs whose demand, as of its last update, differs from what they
-	// hold). Nil: every job that asks.
+	// hold). Nil: every job that asks. It must depend on the run's state
+	// alone, not on the time (IdleQuiet relies on it).
 	Considers func(h sim.Handle, j *sim.Job) bool
 	// Reservable, when set, says whether a request first in line that does
 	// not fit may reserve the node; when it may not, its job is passed over
@@ -174,6 +175,23 @@ func (a *Allocator) Params(ps *sim.Params, localityDefault float64) {
 func (a *Allocator) IdleNoop() bool {
 	q, ok := a.Order.(sim.IdleNoop)
 	return ok && q.IdleNoop()
+}
+
+// IdleQuiet implements sim.IdleQuiet: with Considers set, a heartbeat of a
+// node with no container and no reservation ranks no job while Considers
+// accepts none of the jobs that ask, and so assigns nothing (the order's
+// Prepare leaves nothing behind: IdleNoop). Considers reads neither the node
+// nor the time (see Considers).
+func (a *Allocator) IdleQuiet(h sim.Handle) bool {
+	if a.Considers == nil || !a.IdleNoop() {
+		return false
+	}
+	for _, j := range h.Asking() {
+		if a.Considers(h, j) {
+			return false
+		}
+	}
+	return true
 }
 
 // Allocate implements sim.Allocator.
@@ -323,7 +341,13 @@ func (a *Allocator) rank(h sim.Handle, considers func(sim.Handle, *sim.Job) bool
 		}
 	}
 	// Prepare even for one job or none: orders double as limits' usage
-	// snapshots.
+	// snapshots. With none, an order whose Prepare leaves nothing behind
+	// (IdleNoop) is not prepared: the heartbeat ranks and assigns nothing,
+	// as one the engine skips (most heartbeats of the FairScheduler, whose
+	// jobs are offered nodes only after an update).
+	if len(a.jobs) == 0 && a.IdleNoop() {
+		return
+	}
 	a.Order.Prepare(h)
 	if len(a.jobs) > 1 {
 		slices.SortStableFunc(a.jobs, func(x, y *sim.Job) int {

@@ -46,6 +46,70 @@ type Update struct {
 	equal         map[string]float64 // scratch: each queue's job share
 	items         []share            // scratch
 	out           []int64            // scratch
+	jobsIn        map[string]int     // scratch: each queue's jobs (-1: a parent without its own)
+	names         []string           // scratch: queueDemand's queues
+	memo          shareMemo
+}
+
+// shareMemo remembers the shares computed at earlier updates. Both
+// computations are pure functions of their inputs, which mostly repeat from
+// one update to the next (the same queues and cluster memory, a handful of
+// job counts), and each costs some fifty steps of doubling and bisection:
+// an update every 500 ms made them a tenth of a simulated day's CPU.
+type shareMemo struct {
+	// groups holds the last update's computeShares calls, one per group
+	// of sibling queues, in the order made.
+	groups []groupShares
+	// equal is equalShare's results by its arguments.
+	equal map[equalKey]int64
+}
+
+type groupShares struct {
+	items   []share
+	totalMB int64
+	out     []int64
+}
+
+type equalKey struct {
+	n       int
+	totalMB int64
+}
+
+// maxEqualMemo bounds shareMemo.equal (a long run under changing shares
+// could add entries without end); past it the memo starts afresh.
+const maxEqualMemo = 4096
+
+// computeShares is computeShares for the k-th group of this update,
+// reusing the last update's result when its inputs are the same.
+func (m *shareMemo) computeShares(k int, items []share, totalMB int64, out []int64) {
+	if k < len(m.groups) {
+		g := &m.groups[k]
+		if g.totalMB == totalMB && slices.Equal(g.items, items) {
+			copy(out, g.out)
+			return
+		}
+	} else {
+		m.groups = append(m.groups, groupShares{})
+	}
+	computeShares(items, totalMB, out)
+	g := &m.groups[k]
+	g.items = append(g.items[:0], items...)
+	g.totalMB = totalMB
+	g.out = append(g.out[:0], out...)
+}
+
+// equalShare is equalShare, remembered.
+func (m *shareMemo) equalShare(n int, totalMB int64) int64 {
+	key := equalKey{n, totalMB}
+	if v, ok := m.equal[key]; ok {
+		return v
+	}
+	if m.equal == nil || len(m.equal) >= maxEqualMemo {
+		m.equal = make(map[equalKey]int64)
+	}
+	v := equalShare(n, totalMB)
+	m.equal[key] = v
+	return v
 }
 
 func newUpdate(c conf) *Update {
@@ -63,7 +127,12 @@ func (u *Update) Control(h sim.Handle) {
 	clear(u.shareMB)
 	clear(u.jobShare)
 	u.queues = u.queues[:0]
-	jobsIn := map[string]int{}
+	// Scratch kept from update to update: an update runs every 500 ms.
+	if u.jobsIn == nil {
+		u.jobsIn = map[string]int{}
+	}
+	clear(u.jobsIn)
+	jobsIn := u.jobsIn
 	// An ended job's application stays in its queue, and shares it, until
 	// its AM container is reported complete (sim.Finishing).
 	for _, jobs := range [2][]*sim.Job{h.Active(), h.Finishing()} {
@@ -92,7 +161,7 @@ func (u *Update) Control(h sim.Handle) {
 		}
 		return strings.Compare(a, b)
 	})
-	for lo := 0; lo < len(u.queues); {
+	for lo, k := 0, 0; lo < len(u.queues); k++ {
 		parent := parentOf(u.queues[lo])
 		total := h.Capacity().MemMB
 		if parent != "" {
@@ -105,7 +174,7 @@ func (u *Update) Control(h sim.Handle) {
 			u.items = append(u.items, share{weight: u.conf.weight(q), minMB: u.conf.minShare(q).MemMB, maxMB: u.conf.maxShare(q).MemMB})
 			u.out = append(u.out, 0)
 		}
-		computeShares(u.items, total, u.out)
+		u.memo.computeShares(k, u.items, total, u.out)
 		for i, q := range u.queues[lo:hi] {
 			u.shareMB[q] = float64(u.out[i])
 		}
@@ -119,7 +188,7 @@ func (u *Update) Control(h sim.Handle) {
 		q := base.QueueOf(j)
 		e, ok := u.equal[q]
 		if !ok {
-			e = float64(equalShare(jobsIn[q], int64(u.shareMB[q])))
+			e = float64(u.memo.equalShare(jobsIn[q], int64(u.shareMB[q])))
 			u.equal[q] = e
 		}
 		u.jobShare[j] = e
@@ -150,7 +219,7 @@ func (u *Update) queueDemand() {
 			u.queueDemandMB[p] += 0 // present, filled from its children below
 		}
 	}
-	names := make([]string, 0, len(u.queueDemandMB))
+	names := u.names[:0]
 	for q := range u.queueDemandMB {
 		names = append(names, q)
 	}
@@ -168,6 +237,8 @@ func (u *Update) queueDemand() {
 			u.queueDemandMB[p] += d
 		}
 	}
+	clear(names)
+	u.names = names[:0]
 }
 
 // demand is what job j holds plus the normalized requests it asks for now.
