@@ -271,7 +271,8 @@ func TestProgressCountsFinished(t *testing.T) {
 
 // TestLearnedSuite: the learned suite runs each committed PPO controller
 // beside its task's policy, labelled "POLICY + ppo", and the controller's
-// runs differ from the paper defaults'.
+// runs differ from the paper defaults' (events, mean completion or
+// makespan).
 func TestLearnedSuite(t *testing.T) {
 	s, ok := Lookup("learned")
 	if !ok {
@@ -292,8 +293,10 @@ func TestLearnedSuite(t *testing.T) {
 		if ctl.Variant != base.Variant+" + ppo" || ctl.Policy != base.Policy+" + ppo" {
 			t.Errorf("pair %d: variants %q and %q, policies %q and %q", i, base.Variant, ctl.Variant, base.Policy, ctl.Policy)
 		}
-		if ctl.Events == base.Events {
-			t.Errorf("%s: the controller changed nothing", ctl.Variant)
+		// The event count alone can match by chance (dress-spark, seed 1:
+		// 22,907 events each, mean completion 517.4 s against 491.6 s).
+		if ctl.Events == base.Events && ctl.MeanCompletionS == base.MeanCompletionS && ctl.MakespanS == base.MakespanS {
+			t.Errorf("%s on %s: the controller changed nothing", ctl.Variant, ctl.Scenario)
 		}
 	}
 }
