@@ -11,6 +11,29 @@ func cappedJob(max int, durs ...Ms) JobSpec {
 	}}
 }
 
+// amBeatRun runs spec alone on one node of vcores vCores under alloc, with
+// node and AM heartbeats every second and a 2 s AM start-up, checking the
+// invariants and calling watch (if not nil) after every event.
+func amBeatRun(t *testing.T, vcores int64, spec JobSpec, alloc Allocator, watch func(*Sim)) *Sim {
+	t.Helper()
+	s, err := New(Config{Nodes: []NodeSpec{{Name: "n", Cap: Res{VCores: vcores, MemMB: 8192}}}, Jobs: []JobSpec{spec}, Seed: 1,
+		Policy: &Policy{Name: "t", Allocate: alloc, Params: &Params{}}, RecordTasks: true, KeepTasks: true,
+		Model: Model{HeartbeatMs: 1000, AMHeartbeatMs: 1000, AMStartupMs: 2000},
+		AfterEvent: func(s *Sim) {
+			if err := CheckInvariants(s); err != nil {
+				t.Fatal(err)
+			}
+			if watch != nil {
+				watch(s)
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Run()
+	return s
+}
+
 // TestCappedAsksOnAMHeartbeat: a stage capped at 2 of 4 tasks asks for the
 // container of its third task only at the AM's allocate() after the one
 // that reports its first task's container complete (MapReduce's
@@ -26,19 +49,7 @@ func cappedJob(max int, durs ...Ms) JobSpec {
 // and given at 15 s, run 16-17 s. (Asking at each end, as yarngym did: task
 // 2 given at 9 s, task 3 at 11 s, the job done at 13 s.)
 func TestCappedAsksOnAMHeartbeat(t *testing.T) {
-	cfg := Config{Nodes: []NodeSpec{{Name: "n", Cap: Res{VCores: 8, MemMB: 8192}}}, Jobs: []JobSpec{cappedJob(2, 5500, 10000, 1000, 1000)}, Seed: 1,
-		Policy: &Policy{Name: "t", Allocate: anyNode{}, Params: &Params{}}, RecordTasks: true, KeepTasks: true,
-		Model: Model{HeartbeatMs: 1000, AMHeartbeatMs: 1000, AMStartupMs: 2000},
-		AfterEvent: func(s *Sim) {
-			if err := CheckInvariants(s); err != nil {
-				t.Fatal(err)
-			}
-		}}
-	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Run()
+	s := amBeatRun(t, 8, cappedJob(2, 5500, 10000, 1000, 1000), anyNode{}, nil)
 	j := s.Jobs[0]
 	if !j.Stages[0].capped {
 		t.Error("the stage is not capped through its AM")
@@ -88,27 +99,16 @@ func (oneEach) Allocate(h Handle, n *Node) {
 func TestCappedAbsoluteCountOverAllocates(t *testing.T) {
 	most := 0
 	held := map[Ms]int64{} // the job's vCores after the last event at each instant
-	cfg := Config{Nodes: []NodeSpec{{Name: "n", Cap: Res{VCores: 8, MemMB: 8192}}}, Jobs: []JobSpec{cappedJob(3, 20000, 20000, 20000, 20000, 20000, 20000)}, Seed: 1,
-		Policy: &Policy{Name: "t", Allocate: oneEach{}, Params: &Params{}}, RecordTasks: true, KeepTasks: true,
-		Model: Model{HeartbeatMs: 1000, AMHeartbeatMs: 1000, AMStartupMs: 2000},
-		AfterEvent: func(s *Sim) {
-			if err := CheckInvariants(s); err != nil {
-				t.Fatal(err)
+	s := amBeatRun(t, 8, cappedJob(3, 20000, 20000, 20000, 20000, 20000, 20000), oneEach{}, func(s *Sim) {
+		j := s.Jobs[0]
+		if v := int(j.Alloc.VCores); v > most {
+			most = v
+			if v == 5 && (s.Now() != 5000 || j.Stages[0].Tasks[3].State != TaskRunning) {
+				t.Errorf("at %d ms the job holds 5 containers, want the fourth executor's from 5000 ms", s.Now())
 			}
-			j := s.Jobs[0]
-			if v := int(j.Alloc.VCores); v > most {
-				most = v
-				if v == 5 && (s.Now() != 5000 || j.Stages[0].Tasks[3].State != TaskRunning) {
-					t.Errorf("at %d ms the job holds 5 containers, want the fourth executor's from 5000 ms", s.Now())
-				}
-			}
-			held[s.Now()] = j.Alloc.VCores
-		}}
-	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Run()
+		}
+		held[s.Now()] = j.Alloc.VCores
+	})
 	if held[6000] != 5 || held[7000] != 4 {
 		t.Errorf("the job holds %d vCores at 6 s and %d at 7 s, want 5 then 4 (the container beyond the cap released at 7 s)", held[6000], held[7000])
 	}
@@ -135,23 +135,12 @@ func TestExecutorsAskOnAMHeartbeat(t *testing.T) {
 	spec := cappedJob(2, 5500, 10000, 1000, 1000)
 	spec.Stages[0].PartitionExecutors = true
 	most := int64(0)
-	cfg := Config{Nodes: []NodeSpec{{Name: "n", Cap: Res{VCores: 8, MemMB: 8192}}}, Jobs: []JobSpec{spec}, Seed: 1,
-		Policy: &Policy{Name: "t", Allocate: anyNode{}, Params: &Params{}}, RecordTasks: true, KeepTasks: true,
-		Model: Model{HeartbeatMs: 1000, AMHeartbeatMs: 1000, AMStartupMs: 2000},
-		AfterEvent: func(s *Sim) {
-			if err := CheckInvariants(s); err != nil {
-				t.Fatal(err)
-			}
-			if st := s.Jobs[0].Stages; st != nil && st[0].asked > 0 && s.Now() > 2000 {
-				t.Fatalf("at %d ms the scheduler counts %d more executors", s.Now(), st[0].asked)
-			}
-			most = max(most, s.Jobs[0].Alloc.VCores)
-		}}
-	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Run()
+	s := amBeatRun(t, 8, spec, anyNode{}, func(s *Sim) {
+		if st := s.Jobs[0].Stages; st != nil && st[0].asked > 0 && s.Now() > 2000 {
+			t.Fatalf("at %d ms the scheduler counts %d more executors", s.Now(), st[0].asked)
+		}
+		most = max(most, s.Jobs[0].Alloc.VCores)
+	})
 	j := s.Jobs[0]
 	for i, want := range []struct{ start, finish Ms }{{3000, 8500}, {3000, 13000}, {8500, 9500}, {9500, 10500}} {
 		tk := j.Stages[0].Tasks[i]
@@ -192,19 +181,7 @@ func TestExecutorsWaitForRegistration(t *testing.T) {
 		}
 		spec := cappedJob(5, durs...)
 		spec.Stages[0].PartitionExecutors = true
-		cfg := Config{Nodes: []NodeSpec{{Name: "n", Cap: Res{VCores: tc.vcores, MemMB: 8192}}}, Jobs: []JobSpec{spec}, Seed: 1,
-			Policy: &Policy{Name: "t", Allocate: anyNode{}, Params: &Params{}}, RecordTasks: true, KeepTasks: true,
-			Model: Model{HeartbeatMs: 1000, AMHeartbeatMs: 1000, AMStartupMs: 2000},
-			AfterEvent: func(s *Sim) {
-				if err := CheckInvariants(s); err != nil {
-					t.Fatal(err)
-				}
-			}}
-		s, err := New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Run()
+		s := amBeatRun(t, tc.vcores, spec, anyNode{}, nil)
 		j := s.Jobs[0]
 		for i, want := range tc.firstStarts {
 			if got := j.Stages[0].Tasks[i].StartMs; got != want {

@@ -128,23 +128,7 @@ func (s *Sim) runInExecutor(p *Task, e idleExecutor) {
 	if p.reservedOn != nil || p.extraResv > 0 {
 		s.dropReservations(p, n)
 	}
-	p.State = TaskRunning
-	p.Node = n
-	p.Container = e.kind
-	p.Alloc = e.alloc
-	p.StartMs = s.now
-	p.LaunchSeq = e.seq
-	if p.FirstStartMs < 0 {
-		p.FirstStartMs = s.now
-	}
-	p.phase = 0
-	left := 0.0
-	if len(p.phases) > 0 {
-		left = p.work(0)
-	}
-	p.setGated(false)
-	p.shrunk = e.shrunk
-	p.swapped, p.swapIn, p.stall = 0, 0, 0
+	left := p.startAttempt(n, e.kind, e.alloc, e.seq, e.shrunk, s.now)
 	p.bound = false
 	p.runMs = s.now
 	if st.Index > 0 {

@@ -406,10 +406,6 @@ func (st *Stage) Asking() int {
 // its idle executors' (StageSpec.PartitionExecutors).
 func (st *Stage) Held() int { return st.Running + len(st.idle) }
 
-// IdleExecutors is how many of the stage's executor containers hold no
-// partition (StageSpec.PartitionExecutors).
-func (st *Stage) IdleExecutors() int { return len(st.idle) }
-
 // IdleGuaranteed is how many of the stage's idle executors hold a
 // guaranteed container: with its running tasks', what the stage holds of
 // the scheduler's guaranteed allocation.

@@ -8,6 +8,30 @@ import (
 // This file holds the ResourceManager's actions: what a policy may do to the
 // cluster, and the book-keeping when tasks end.
 
+// startAttempt starts t's attempt now in a container of kind holding alloc
+// on n (LaunchSeq seq, shrunk to shrunk vCores if not 0), at the start of
+// its first phase, and returns that phase's work.
+func (t *Task) startAttempt(n *Node, kind ContainerKind, alloc Res, seq, shrunk int64, now Ms) float64 {
+	t.State = TaskRunning
+	t.Node = n
+	t.Container = kind
+	t.Alloc = alloc
+	t.StartMs = now
+	t.LaunchSeq = seq
+	if t.FirstStartMs < 0 {
+		t.FirstStartMs = now
+	}
+	t.phase = 0
+	left := 0.0
+	if len(t.phases) > 0 {
+		left = t.work(0)
+	}
+	t.setGated(false)
+	t.shrunk = shrunk
+	t.swapped, t.swapIn, t.stall = 0, 0, 0
+	return left
+}
+
 // Launch starts pending task t in a container of the given kind on node n.
 // A guaranteed container must fit in n's free capacity; an opportunistic one
 // is the policy's judgement. A node reserved for another task takes only
@@ -91,24 +115,8 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		s.Unreserve(n) // a stale or extra reservation of t's request, met here
 	}
 	j := t.Job
-	t.State = TaskRunning
-	t.Node = n
-	t.Container = kind
-	t.Alloc = alloc
-	t.StartMs = s.now
 	s.containerSeq++
-	t.LaunchSeq = s.containerSeq
-	if t.FirstStartMs < 0 {
-		t.FirstStartMs = s.now
-	}
-	t.phase = 0
-	left := 0.0
-	if len(t.phases) > 0 {
-		left = t.work(0)
-	}
-	t.setGated(false)
-	t.shrunk = 0
-	t.swapped, t.swapIn, t.stall = 0, 0, 0
+	left := t.startAttempt(n, kind, alloc, s.containerSeq, 0, s.now)
 	if hb := s.model.AMHeartbeatMs; hb > 0 && t.Kind != KindAM && j.AM != nil && !n.typed() {
 		// The container is the job's from now, but its AM picks it up and
 		// starts its process at the AM's next allocate() call, on its own
