@@ -59,6 +59,11 @@ func hadoopConf(s *sim.Sim, sp base.Spec) (conf map[string]string, alloc string,
 		}
 		const pre = "yarn.scheduler.capacity."
 		conf[pre+"maximum-am-resource-percent"] = fmtFloat(amPercent)
+		if calc, err := param("resource_calculator"); err != nil {
+			return nil, "", err
+		} else if calc != 0 {
+			conf[pre+"resource-calculator"] = "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator"
+		}
 		if on, err := param("preemption"); err != nil {
 			return nil, "", err
 		} else if on != 0 {

@@ -22,7 +22,23 @@ var known = map[string]string{
 	"preempt/capacity": "88 % of jobs within 10 %, mean ratio 1.001 (seeds 2-4: 75, 94, 38 %): both preemption monitors mark and kill the same containers " +
 		"at the same instants until 368.8 s (68 kills each); the first difference is at 228.85 s, node 17 given to a map of queue b's second job in yarngym " +
 		"and of its first job in Hadoop (delay scheduling's counts, as in the locality scenario), not traced further",
+	// The DominantResourceCalculator, first checked in this suite at
+	// 9119aff (seed 1; each scenario passes under the memory-only
+	// calculator): three scenarios fall short, the first differences
+	// found by comparing both sides' tasks.csv, not traced further.
+	"onestage/capacity-drc": "87 % of jobs within 10 %, mean ratio 1.006 (memory only: 100 %, 1.000): the first difference is job 16's AM at 128.1 s, " +
+		"given node 2's last free vCore in yarngym and node 9 at 128.45 s in Hadoop (9 AMs running, far below the AM limit; job 15's maps ask before it)",
+	"mixed/capacity-drc": "84 % of jobs within 10 %, mean ratio 0.989 (memory only: 93 %, 0.995): the first difference is job 6's maps, started at 57-58 s " +
+		"in Hadoop and 58.5-62 s on other nodes in yarngym",
+	"hetero/capacity-drc": "87 % of jobs within 10 %, mean ratio 0.995 (memory only: 100 %, 1.000): the first difference is job 25's 60th map at 253.1 s, " +
+		"node 2 in yarngym and node 1 in Hadoop, then job 26's AM the other way round",
 }
+
+// drc names the suite scenarios that also run under capacity with the
+// DominantResourceCalculator (resource_calculator=1), as pair
+// NAME/capacity-drc: the calculator iKayak's cluster used (its scenario
+// sets it, and its paper pair runs it).
+var drc = []string{"amlimit", "captree", "hetero", "locality", "mixed", "mr", "onestage", "queues", "spark"}
 
 // only names the suite scenarios that run under one scheduler: their
 // settings have no counterpart in the other (capacity refuses Fair's queue
@@ -48,7 +64,10 @@ func TestSuite(t *testing.T) {
 	if err != nil || len(files) < 8 {
 		t.Fatalf("the suite has %d scenarios (want at least 8): %v", len(files), err)
 	}
-	type pair struct{ name, scenario, policy string }
+	type pair struct {
+		name, scenario, policy string
+		sets                   []string
+	}
 	var pairs []pair
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".toml")
@@ -56,11 +75,14 @@ func TestSuite(t *testing.T) {
 			if p, ok := only[name]; ok && p != policy {
 				continue
 			}
-			pairs = append(pairs, pair{name + "/" + policy, f, policy})
+			pairs = append(pairs, pair{name + "/" + policy, f, policy, nil})
 		}
 	}
+	for _, name := range drc {
+		pairs = append(pairs, pair{name + "/capacity-drc", filepath.Join("scenarios", name+".toml"), "capacity", []string{"resource_calculator=1"}})
+	}
 	for _, p := range paperScenarios {
-		pairs = append(pairs, pair{"paper/" + p.name + "/" + p.policy, p.name, p.policy})
+		pairs = append(pairs, pair{"paper/" + p.name + "/" + p.policy, p.name, p.policy, nil})
 	}
 	var mu = make(chan struct{}, 1)
 	var lines []string
@@ -69,7 +91,7 @@ func TestSuite(t *testing.T) {
 			name, policy := pr.name, pr.policy
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				sc, err := scenario.Load(pr.scenario, []string{"model.contention=false"})
+				sc, err := scenario.Load(pr.scenario, append([]string{"model.contention=false"}, pr.sets...))
 				if err != nil {
 					t.Fatal(err)
 				}
