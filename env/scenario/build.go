@@ -169,6 +169,8 @@ func (sc *Scenario) validateJob(i int, j Job, maxCap sim.Res) error {
 		return bad(k+".count", "must be at least 1 (omit it for one job), got %d", *j.Count)
 	case j.IntervalS < 0:
 		return bad(k+".interval_s", "must not be negative")
+	case j.SubmitJitterS < 0:
+		return bad(k+".submit_jitter_s", "must not be negative, got %v", j.SubmitJitterS)
 	case j.GoalS < 0:
 		return bad(k+".goal_s", "must not be negative")
 	case j.AMVCores < 0 || j.AMMemMB < 0 || (j.AMVCores == 0) != (j.AMMemMB == 0):
@@ -386,8 +388,12 @@ func explicitJobs(j Job, rng *sim.Rand) []sim.JobSpec {
 		if count > 1 {
 			name = fmt.Sprintf("%s-%d", j.Name, c+1)
 		}
+		at := j.SubmitS + float64(c)*j.IntervalS
+		if j.SubmitJitterS > 0 {
+			at += j.SubmitJitterS * rng.Float64()
+		}
 		spec := sim.JobSpec{Name: name, App: j.App, Framework: j.Framework, Queue: j.Queue,
-			SubmitMs: sim.Ms(math.Round((j.SubmitS + float64(c)*j.IntervalS) * 1000)),
+			SubmitMs: sim.Ms(math.Round(at * 1000)),
 			AM:       sim.Res{VCores: j.AMVCores, MemMB: j.AMMemMB}, GoalMs: sim.Ms(j.GoalS * 1000)}
 		for _, st := range j.Stages {
 			kind, _ := sim.ParseTaskKind(st.Kind)

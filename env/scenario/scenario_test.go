@@ -494,6 +494,57 @@ func TestJobCount(t *testing.T) {
 	}
 }
 
+// TestSubmitJitter: submit_jitter_s delays each copy by a draw in [0,
+// jitter) from the seed: the same seed gives the same times, another seed
+// others, no copy leaves its window, and without the key the copies keep
+// their exact times (no draw, so the durations drawn after are unchanged).
+// A negative jitter is refused with its key.
+func TestSubmitJitter(t *testing.T) {
+	build := func(seed uint64, sets ...string) []sim.JobSpec {
+		t.Helper()
+		text := strings.Replace(good, `name = "j"`, "name = \"j\"\ncount = 20\ninterval_s = 100", 1)
+		sc, err := scenario.Parse([]byte(text), "case.toml", ".", sets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := sc.Build(seed, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg.Jobs
+	}
+	plain, a, b, c := build(1), build(1, "workload.jobs.0.submit_jitter_s=50"), build(1, "workload.jobs.0.submit_jitter_s=50"),
+		build(2, "workload.jobs.0.submit_jitter_s=50")
+	moved, differ := 0, 0
+	for i := range plain {
+		if plain[i].SubmitMs != sim.Ms(i*100_000) {
+			t.Fatalf("no jitter: job %d at %d ms, want %d", i, plain[i].SubmitMs, i*100_000)
+		}
+		if d := a[i].SubmitMs - plain[i].SubmitMs; d < 0 || d >= 50_000 {
+			t.Fatalf("job %d delayed %d ms, want [0, 50000)", i, d)
+		}
+		if a[i].SubmitMs != b[i].SubmitMs {
+			t.Fatalf("job %d: %d then %d ms on the same seed", i, a[i].SubmitMs, b[i].SubmitMs)
+		}
+		if a[i].SubmitMs != plain[i].SubmitMs {
+			moved++
+		}
+		if a[i].SubmitMs != c[i].SubmitMs {
+			differ++
+		}
+	}
+	if moved < 15 || differ < 15 {
+		t.Fatalf("%d of 20 jobs moved, %d differ between seeds 1 and 2", moved, differ)
+	}
+	sc, err := scenario.Parse([]byte(good), "case.toml", ".", []string{"workload.jobs.0.submit_jitter_s=-1"})
+	if err == nil {
+		_, err = sc.Build(1, "")
+	}
+	if err == nil || !strings.Contains(err.Error(), "workload.jobs[0].submit_jitter_s: must not be negative") {
+		t.Fatalf("negative jitter: %v", err)
+	}
+}
+
 // TestErrorsNameTheRightThing: an error names the key that is wrong, blames
 // a --set value on the --set, and an unknown name gets the nearest valid
 // one and the valid ones.

@@ -116,10 +116,13 @@ type Job struct {
 	// (a pointer, to tell count = 0, refused, from no count).
 	Count     *int    `toml:"count"`
 	IntervalS float64 `toml:"interval_s"`
-	AMVCores  int64   `toml:"am_vcores"`
-	AMMemMB   int64   `toml:"am_mem_mb"`
-	GoalS     float64 `toml:"goal_s"`
-	Stages    []Stage `toml:"stages"`
+	// SubmitJitterS delays each copy by a uniform draw in [0, SubmitJitterS)
+	// seconds from the run's seed (0: none, and no draw).
+	SubmitJitterS float64 `toml:"submit_jitter_s"`
+	AMVCores      int64   `toml:"am_vcores"`
+	AMMemMB       int64   `toml:"am_mem_mb"`
+	GoalS         float64 `toml:"goal_s"`
+	Stages        []Stage `toml:"stages"`
 }
 
 // Stage is a group of tasks of one job.

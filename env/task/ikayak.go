@@ -32,3 +32,29 @@ func ikayakSuspend() *Task {
 		Grid:    []int{5, 5},
 	}
 }
+
+// ikayakCase: the same action on iKayak's own case study (Sec. 2.2), the
+// setting where the paper shows what suspension is for: WordCount's reduces
+// hold their containers through twice the map waves ("from 5 waves to 10
+// waves") while a Spark application holds half the cluster. Defined before
+// its returns were measured, as iKayak-v0 with the scenario ikayak-case
+// and a horizon of 7,200 s (its eight rounds end by ~5,000 s). Measured
+// (yarngym baselines, 20 paired seeds each): the grid's best minus worst
+// non-stalling setting is 27.4 +- 4.4 s of mean completion on the test seeds
+// (6.3 s.e.) and 16.2 +- 3.1 s (5.2 s.e.) on held-out seeds; the best static
+// setting (v 0.25, theta 0.875: lambda^v stays below theta, so no reducer is
+// suspended) beats the paper default by 1.6 +- 0.5 s. In this model a fixed
+// suspension costs more than it frees: at a control tick few reducers are
+// idle yet, and the suspended ones resume after their maps have ended (the
+// repro's Fig. 10 rows). Whether a controller that suspends by state
+// (reducers idle, maps pending) gains is the task's question.
+func ikayakCase() *Task {
+	t := ikayakSuspend()
+	t.ID = "iKayakCase-v0"
+	t.Control = false
+	t.Doc = "iKayak on its Sec. 2.2 case study (WordCount on 30 GB beside Spark Logistic Regression on six 8-core nodes, eight rounds); the agent sets v and theta of the reducer suspension length T_suspend = (lambda^v - theta) x T every control interval T"
+	t.Ref = "iKayak Sec. 2.2 (case study, Fig. 3), 3.2 (T_suspend), 4.2 (v = 1, theta = 0.15, T = 5 min)"
+	t.Env.Scenario = "ikayak-case"
+	t.Env.HorizonS = 7200
+	return t
+}
