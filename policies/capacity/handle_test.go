@@ -18,7 +18,8 @@ type job struct {
 	name, queue   string
 	running, asks int
 	askMB         int64
-	local         bool // its asks are maps with their block on n0
+	local         bool  // its asks are maps with their block on n0
+	runVC         int64 // vCores of each running container (0: 1)
 }
 
 // cluster builds Capacity over queues on three nodes of <8 vCores, 8 GB>
@@ -50,6 +51,9 @@ func cluster(t *testing.T, queues []base.Queue, params map[string]float64, jobs 
 		for i, tk := range j.Stages[0].Tasks {
 			if i < jb.running {
 				tk.Req = gb(1)
+				if jb.runVC > 0 {
+					tk.Req.VCores = jb.runVC
+				}
 				if !h.FitsFree(tk.Req, h.Nodes()[on]) {
 					on++
 				}
@@ -94,6 +98,17 @@ func TestCapacityHeartbeat(t *testing.T) {
 			params: map[string]float64{"user_limit_factor": 2},
 			jobs:   []job{{name: "ja", queue: "a", running: 9, asks: 1}},
 			want:   []string{"launch ja/s/9 on n0"}},
+		{name: "memory only: a user holding 12 of the queue's 8 vCores but 4 of its 8 GB is under its limit", queues: third,
+			jobs: []job{{name: "ja", queue: "a", running: 4, asks: 1, runVC: 3}},
+			want: []string{"launch ja/s/4 on n0"}},
+		{name: "dominant resource: the same user is over its limit (12 of 8 vCores)", queues: third,
+			params: map[string]float64{"resource_calculator": 1},
+			jobs:   []job{{name: "ja", queue: "a", running: 4, asks: 1, runVC: 3}},
+			want:   nil},
+		{name: "dominant resource: a user at 6 of 8 vCores and 2 of 8 GB still gets one", queues: third,
+			params: map[string]float64{"resource_calculator": 1},
+			jobs:   []job{{name: "ja", queue: "a", running: 2, asks: 1, runVC: 3}},
+			want:   []string{"launch ja/s/2 on n0"}},
 		{name: "off-switch requests: one container per heartbeat",
 			jobs: []job{{name: "j", asks: 3}},
 			want: []string{"launch j/s/0 on n0"}},

@@ -102,6 +102,9 @@ func (q *Queues) Less(h sim.Handle, a, b *sim.Job) bool {
 		return a.ID < b.ID
 	}
 	ua, ub := q.queues[ia].usedCapacity(h), q.queues[ib].usedCapacity(h)
+	if q.dominant() {
+		ua, ub = q.queues[ia].usedCapacityDominant(h), q.queues[ib].usedCapacityDominant(h)
+	}
 	if ua != ub {
 		return ua < ub
 	}
@@ -125,7 +128,8 @@ func (q *Queues) index(name string) int {
 // request within max-capacity: RegularContainerAllocator.checkHeadroom) and
 // its user's limit (one user for all jobs: UsersManager.computeUserLimit,
 // LeafQueue.canAssignToUser), memory only as the DefaultResourceCalculator
-// compares.
+// compares; by dominant share under the DominantResourceCalculator
+// (dominant.go).
 func (q *Queues) Allow(h sim.Handle, t *sim.Task, n *sim.Node) bool {
 	if n.Reserved == t {
 		return true // charged when reserved: fulfilling it checks no limit (LeafQueue.accept)
@@ -135,6 +139,9 @@ func (q *Queues) Allow(h sim.Handle, t *sim.Task, n *sim.Node) bool {
 	req := t.Req
 	if !t.Sized {
 		req = h.Normalized(req)
+	}
+	if q.dominant() {
+		return q.allowDominant(h, t, i, req)
 	}
 	// checkHeadroom: the headroom plus what the job has reserved must hold
 	// the request, so the job's own reservations do not count against it;
@@ -159,6 +166,9 @@ func (q *Queues) Allow(h sim.Handle, t *sim.Task, n *sim.Node) bool {
 // amountNeededUnreserve; base.Allocator.OverUserLimit).
 func (q *Queues) OverUserLimit(h sim.Handle, j *sim.Job) bool {
 	qu := q.of(base.QueueOf(j))
+	if q.dominant() {
+		return greater(toD(qu.used), q.userLimitDominant(h, qu, toD(qu.used)), toD(h.Capacity()))
+	}
 	return float64(qu.used.MemMB) > q.userLimitMB(h, qu)
 }
 
