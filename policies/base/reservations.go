@@ -117,17 +117,20 @@ func (a *Allocator) headroomHolds(h sim.Handle, t *sim.Task) bool {
 	return a.AssignHeadroom(h, t.Job).MemMB+ReservedMB(h, t.Job) >= h.Normalized(t.Req).MemMB
 }
 
-// ReservedMB is the memory of the nodes reserved for job j (all jobs when j
-// is nil), as the scheduler books them: normalized.
-func ReservedMB(h sim.Handle, j *sim.Job) int64 {
-	var mb int64
+// Reserved is what the nodes reserved for job j (all jobs when j is nil)
+// hold, as the scheduler books them: normalized.
+func Reserved(h sim.Handle, j *sim.Job) sim.Res {
+	var r sim.Res
 	for _, m := range h.ReservedNodes() {
 		if j == nil || m.Reserved.Job == j {
-			mb += h.Normalized(m.Reserved.Req).MemMB
+			r = r.Add(h.Normalized(m.Reserved.Req))
 		}
 	}
-	return mb
+	return r
 }
+
+// ReservedMB is Reserved's memory.
+func ReservedMB(h sim.Handle, j *sim.Job) int64 { return Reserved(h, j).MemMB }
 
 // needToUnreserve: t's request is larger than the job's headroom, or its
 // user is over its limit, so it may be held only in place of one of the

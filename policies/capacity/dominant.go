@@ -98,8 +98,8 @@ func (qu *queue) usedCapacityDominant(h sim.Handle) float64 {
 // capacity, or while the user holds as much or more, one minimum
 // allocation beyond what it holds; at most user-limit-factor times the
 // capacity; rounded up to the minimum allocation.
-func (q *Queues) userLimitDominant(h sim.Handle, qu *queue, used dres) dres {
-	c, minA := toD(h.Capacity()), toD(base.MinAllocation(h))
+func (q *Queues) userLimitDominant(h sim.Handle, qu *queue) dres {
+	c, minA, used := toD(h.Capacity()), toD(base.MinAllocation(h)), toD(qu.used)
 	capR := qu.capRes(h)
 	limit := capR
 	if !greater(capR, used, c) {
@@ -118,7 +118,7 @@ func (q *Queues) userLimitDominant(h sim.Handle, qu *queue, used dres) dres {
 // (LeafQueue.canAssignToUser).
 func (q *Queues) allowDominant(h sim.Handle, t *sim.Task, i int, req sim.Res) bool {
 	c := toD(h.Capacity())
-	own := reservedBy(h, t.Job)
+	own := toD(base.Reserved(h, t.Job))
 	r := toD(req)
 	for a := i; a >= 0; a = q.queues[a].parent {
 		used := toD(q.queues[a].used).sub(own)
@@ -128,17 +128,5 @@ func (q *Queues) allowDominant(h sim.Handle, t *sim.Task, i int, req sim.Res) bo
 		}
 	}
 	qu := &q.queues[i]
-	used := toD(qu.used).sub(own)
-	return !greater(used, q.userLimitDominant(h, qu, toD(qu.used)), c)
-}
-
-// reservedBy is what job j holds reserved (base.ReservedMB, both resources).
-func reservedBy(h sim.Handle, j *sim.Job) dres {
-	var r dres
-	for _, n := range h.ReservedNodes() {
-		if n.Reserved.Job == j {
-			r = r.add(toD(h.Normalized(n.Reserved.Req)))
-		}
-	}
-	return r
+	return !greater(toD(qu.used).sub(own), q.userLimitDominant(h, qu), c)
 }

@@ -101,10 +101,11 @@ func (q *Queues) Less(h sim.Handle, a, b *sim.Job) bool {
 	if ia == ib {
 		return a.ID < b.ID
 	}
-	ua, ub := q.queues[ia].usedCapacity(h), q.queues[ib].usedCapacity(h)
+	used := (*queue).usedCapacity
 	if q.dominant() {
-		ua, ub = q.queues[ia].usedCapacityDominant(h), q.queues[ib].usedCapacityDominant(h)
+		used = (*queue).usedCapacityDominant
 	}
+	ua, ub := used(&q.queues[ia], h), used(&q.queues[ib], h)
 	if ua != ub {
 		return ua < ub
 	}
@@ -167,7 +168,7 @@ func (q *Queues) Allow(h sim.Handle, t *sim.Task, n *sim.Node) bool {
 func (q *Queues) OverUserLimit(h sim.Handle, j *sim.Job) bool {
 	qu := q.of(base.QueueOf(j))
 	if q.dominant() {
-		return greater(toD(qu.used), q.userLimitDominant(h, qu, toD(qu.used)), toD(h.Capacity()))
+		return greater(toD(qu.used), q.userLimitDominant(h, qu), toD(h.Capacity()))
 	}
 	return float64(qu.used.MemMB) > q.userLimitMB(h, qu)
 }
