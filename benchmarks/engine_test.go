@@ -171,6 +171,15 @@ func BenchmarkLinearity(b *testing.B) {
 	}
 }
 
+// BenchmarkAlibabaDRESS: the Alibaba 2017 trace's largest hour (hour 14 of
+// alibaba-hour: 575 jobs, 650,289 task instances, 43 nodes of 64 vCores)
+// under DRESS, whose own book-keeping (pool usage, AM limits) must cost what
+// the containers in flight cost, not the stages' lengths or the waiting
+// jobs times the active ones.
+func BenchmarkAlibabaDRESS(b *testing.B) {
+	benchRun(b, "alibaba-hour", "dress", "workload.options.window=14")
+}
+
 // BenchmarkQuick: the small quick scenario (per-run overhead dominates).
 func BenchmarkQuick(b *testing.B) { benchRun(b, "quick", "") }
 

@@ -476,6 +476,7 @@ func (s *Sim) open(t *Task, e batchEntry) {
 		}
 	}
 	st.Running++
+	st.heldG++
 	j.Running++
 	t.State, t.Node, t.pos = TaskRunning, n, len(n.Containers)
 	t.Container, t.Alloc, t.StartMs, t.stall, t.given = Guaranteed, e.alloc, e.at, s.now, e.given
@@ -516,6 +517,9 @@ func (s *Sim) closeToExcess(j *Job, st *Stage, p place) {
 	}
 	j.Running--
 	st.Running--
+	if p.kind == Guaranteed {
+		st.heldG--
+	}
 	j.excess = append(j.excess, excessContainer{n, p.alloc, s.now + s.amBeatMs(), p.kind})
 	s.markDirty(n)
 	s.touch(j)

@@ -153,6 +153,9 @@ func (s *Sim) runInExecutor(p *Task, e idleExecutor) {
 	j.Running++
 	st.Pending--
 	st.Running++
+	if e.kind == Guaranteed {
+		st.heldG++
+	}
 	st.LastStartMs = s.now
 	if st.capped {
 		st.amDirty = true // a task no longer scheduled: its entry changed (capped.go)

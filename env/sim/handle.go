@@ -31,6 +31,12 @@ type Handle interface {
 	Active() []*Job    // admitted and not finished, in admission order
 	Asking() []*Job    // the active jobs with a request outstanding (HasPending)
 	Finishing() []*Job // done, their last containers not yet released
+	// AdmitPass numbers the engine's passes over the waiting jobs (each
+	// Admitter sees the jobs of one pass in order). Within one pass only
+	// admissions change the cluster, each job admitted appended to
+	// Active, so an Admitter may keep what it derives from the cluster
+	// while the number stays the same.
+	AdmitPass() int64
 
 	// How the scheduler sizes and compares requests (Policy.Normalize,
 	// Policy.Calculator).
@@ -87,6 +93,7 @@ func (h *handle) Waiting() []*Job        { return h.s.waiting }
 func (h *handle) Active() []*Job         { return h.s.active }
 func (h *handle) Asking() []*Job         { return h.s.asking }
 func (h *handle) Finishing() []*Job      { return h.s.finishing }
+func (h *handle) AdmitPass() int64       { return h.s.admitPass }
 
 func (h *handle) Normalization() Normalization  { return h.s.policy.Normalize }
 func (h *handle) Normalized(r Res) Res          { return h.s.Normalized(r) }

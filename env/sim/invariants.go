@@ -173,10 +173,13 @@ func CheckInvariants(s *Sim) error {
 func checkJobTasks(s *Sim, j *Job) error {
 	left := 0
 	for _, st := range j.Stages {
-		done, pending, gated := 0, 0, 0
+		done, pending, gated, heldG := 0, 0, 0, 0
 		for _, t := range st.Tasks {
 			if t.gated {
 				gated++
+			}
+			if (t.State == TaskRunning || t.State == TaskSuspended) && t.Container == Guaranteed {
+				heldG++
 			}
 			switch t.State {
 			case TaskDone:
@@ -197,6 +200,9 @@ func checkJobTasks(s *Sim, j *Job) error {
 					return err
 				}
 			}
+		}
+		if heldG != st.heldG {
+			return fmt.Errorf("t=%d job %d stage %d: %d tasks hold a guaranteed container, %d counted", s.now, j.ID, st.Index, heldG, st.heldG)
 		}
 		if m := st.Spec.MaxRunning; m > 0 {
 			// A capped stage's AM may be given more, and releases those

@@ -202,6 +202,9 @@ type Stage struct {
 	// Pending counts tasks waiting for a container; Running those in one.
 	Pending int
 	Running int
+	// heldG counts the stage's tasks that hold a guaranteed container
+	// (running or suspended): HeldGuaranteed.
+	heldG int
 	// LastStartMs is when a task of the stage last started (0 before any).
 	LastStartMs Ms
 
@@ -418,6 +421,13 @@ func (st *Stage) IdleGuaranteed() int {
 	}
 	return k
 }
+
+// HeldGuaranteed is how many of the stage's tasks hold a guaranteed
+// container now, running or suspended (Running counts opportunistic ones
+// too). Every task of a stage asks for the same resources (StageSpec.Req),
+// so a policy that sums what the stage's tasks hold needs this count, not a
+// scan of Tasks.
+func (st *Stage) HeldGuaranteed() int { return st.heldG }
 
 // Suspended reports whether the task is suspended.
 func (t *Task) Suspended() bool { return t.State == TaskSuspended }

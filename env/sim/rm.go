@@ -163,6 +163,9 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 	if st := t.Stage; st != nil {
 		st.Pending--
 		st.Running++
+		if kind == Guaranteed {
+			st.heldG++
+		}
 		st.LastStartMs = s.now
 		if st.rampup || st.capped {
 			st.asked--
@@ -300,6 +303,9 @@ func (s *Sim) removeContainer(t *Task, how releaseHow) {
 	j.Running--
 	if t.Stage != nil {
 		t.Stage.Running--
+		if t.Container == Guaranteed {
+			t.Stage.heldG--
+		}
 	}
 	s.acct.mem(s.now)
 	s.acct.memUsed -= t.Use.MemMB

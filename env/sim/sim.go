@@ -106,6 +106,7 @@ type Sim struct {
 	asking    []*Job  // admitted jobs with HasPending, in admission order
 	reserved  []*Node // nodes with a reservation, in no order
 	admitted  int     // jobs admitted so far
+	admitPass int64   // passes of tryAdmit so far (Handle.AdmitPass)
 	jobsLeft  int
 	arrived   int
 
@@ -531,6 +532,7 @@ func (s *Sim) arrive(j *Job) {
 // tryAdmit admits waiting jobs in submission order until one is refused by
 // an admitter that holds the line (PassingAdmitter says which do not).
 func (s *Sim) tryAdmit() {
+	s.admitPass++
 	kept := s.waiting[:0]
 	admitted := 0
 	blocked := false

@@ -29,9 +29,10 @@ type Cluster struct {
 	// "reserve n0 for b/map/2", ...).
 	Log []string
 
-	nodes []*sim.Node
-	jobs  []*sim.Job
-	tasks []*sim.Task
+	nodes  []*sim.Node
+	jobs   []*sim.Job
+	tasks  []*sim.Task
+	passes int64
 }
 
 var _ sim.Handle = (*Cluster)(nil)
@@ -159,6 +160,10 @@ func (c *Cluster) Task(id int32) *sim.Task {
 }
 func (c *Cluster) TaskIDs() int32        { return int32(len(c.tasks)) }
 func (c *Cluster) Finishing() []*sim.Job { return nil }
+
+// AdmitPass is a new pass at every call: a test changes the fake between
+// calls as it likes, so an Admitter must keep nothing from one to the next.
+func (c *Cluster) AdmitPass() int64 { c.passes++; return c.passes }
 
 func (c *Cluster) Capacity() sim.Res {
 	var r sim.Res

@@ -21,7 +21,28 @@ import (
 //
 // Reference: Hadoop 3.3.6 LeafQueue.activateApplications,
 // calculateAndGetAMResourceLimitPerPartition, getUserAMResourceLimitPerPartition.
-type Activation struct{ q *Queues }
+type Activation struct {
+	q *Queues
+	// What Admit derives from the cluster, kept for one of the engine's
+	// passes over the waiting jobs (Handle.AdmitPass): every waiting job
+	// would otherwise sum the active jobs again, a pass's cost the
+	// waiting jobs times the active ones. Within a pass only admissions
+	// change the cluster, each appending its job to Active with nothing
+	// allocated yet, so the jobs past seen are added to the sums as they
+	// come, in Active's order (the same sums, bit for bit, as computed
+	// afresh; AM counts and memory are whole numbers besides).
+	pass   int64
+	seen   int
+	byName map[string]*amCount
+	per    []float64
+	root   float64
+}
+
+// amCount is a queue's activated (or finishing) jobs and their AMs.
+type amCount struct {
+	active int
+	amUsed sim.Res
+}
 
 // Passes implements sim.PassingAdmitter.
 func (a *Activation) Passes() bool { return true }
@@ -33,42 +54,74 @@ func (a *Activation) Admit(h sim.Handle, j *sim.Job) bool {
 		return true
 	}
 	name := base.QueueOf(j)
-	qu := q.of(name)
-	var amUsed sim.Res
-	active := 0
-	for _, o := range h.Active() {
-		if base.QueueOf(o) != name {
-			continue
-		}
-		active++
-		amUsed = amUsed.Add(amOf(h, o))
-	}
-	// An ended job's application stays until its AM container is
-	// reported complete (LeafQueue.removeApplicationAttempt).
-	for _, o := range h.Finishing() {
-		if base.QueueOf(o) == name {
-			active++
-			amUsed = amUsed.Add(amOf(h, o))
-		}
-	}
-	if active == 0 || amUsed.MemMB <= 0 {
+	q.of(name)
+	a.sums(h)
+	c := a.byName[name]
+	if c == nil || c.active == 0 || c.amUsed.MemMB <= 0 {
 		return true
 	}
 	mem := float64(h.Capacity().MemMB)
 	// The queue's current limit: its max-capacity (and its parents'), less
 	// what the other queues hold (ParentQueue's child limit).
-	per, root := q.usage(h.Active())
+	per, root := a.per, a.root
 	i := q.index(name)
-	qu = &q.queues[i]
+	qu := &q.queues[i]
 	current := q.currentMB(i, mem, func(a int) float64 { return per[a] }, root)
 	usable := math.Max(qu.capMB(h), current)
-	am := float64(amUsed.MemMB + amOf(h, j).MemMB)
+	am := float64(c.amUsed.MemMB + amOf(h, j).MemMB)
 	step := float64(base.MinAllocation(h).MemMB)
 	if am > normalizeUp(usable*q.MaxAMPercent, step) {
 		return false
 	}
 	userLimit := math.Min(normalizeUp(qu.capMB(h)*q.MaxAMPercent*q.UserLimitFactor, step), normalizeUp(usable*q.MaxAMPercent, step))
 	return am <= userLimit
+}
+
+// sums brings the per-queue AM counts and the queues' usage up to the
+// cluster of this pass: afresh in a new pass, else the jobs admitted since.
+func (a *Activation) sums(h sim.Handle) {
+	act := h.Active()
+	if pass := h.AdmitPass(); pass != a.pass || a.byName == nil || len(act) < a.seen {
+		a.pass, a.seen = pass, 0
+		a.byName = map[string]*amCount{}
+		// An ended job's application stays until its AM container is
+		// reported complete (LeafQueue.removeApplicationAttempt).
+		for _, o := range h.Finishing() {
+			a.count(h, o)
+		}
+		a.per, a.root = a.q.usage(act)
+		for _, o := range act {
+			a.count(h, o)
+		}
+		a.seen = len(act)
+	}
+	for _, o := range act[a.seen:] {
+		a.count(h, o)
+		i := a.q.index(base.QueueOf(o))
+		for len(a.per) < len(a.q.queues) {
+			a.per = append(a.per, 0)
+		}
+		m := float64(o.Alloc.MemMB - o.OppAlloc.MemMB)
+		a.root += m
+		for ; i >= 0; i = a.q.queues[i].parent {
+			a.per[i] += m
+		}
+	}
+	a.seen = len(act)
+	for len(a.per) < len(a.q.queues) {
+		a.per = append(a.per, 0) // a queue named since: nothing in it
+	}
+}
+
+func (a *Activation) count(h sim.Handle, o *sim.Job) {
+	name := base.QueueOf(o)
+	c := a.byName[name]
+	if c == nil {
+		c = &amCount{}
+		a.byName[name] = c
+	}
+	c.active++
+	c.amUsed = c.amUsed.Add(amOf(h, o))
 }
 
 // amOf is what job j's AM counts against the AM limit: its normalized

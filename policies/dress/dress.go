@@ -21,6 +21,7 @@ package dress
 
 import (
 	"fmt"
+	"math"
 
 	"yarngym/env/sim"
 	"yarngym/policies/base"
@@ -233,18 +234,39 @@ func (d *Dress) refresh(h sim.Handle) {
 			// An idle Spark executor (StageSpec.PartitionExecutors) holds
 			// its container to the job's end: occupied, as the paper's
 			// pools count them ("the total occupied containers", Sec. IV-C).
-			d.used[in.cat] += float64(st.IdleGuaranteed()) * d.Units(st.Spec.Req)
-			if st.Running == 0 {
-				continue
+			idle, held := st.IdleGuaranteed(), st.HeldGuaranteed()
+			if idle == 0 && held == 0 {
+				continue // it would add +0 twice
 			}
-			for _, t := range st.Tasks {
-				if (t.State == sim.TaskRunning || t.State == sim.TaskSuspended) && t.Container == sim.Guaranteed {
-					d.used[in.cat] += d.Units(t.Req)
-				}
-			}
+			u := d.Units(st.Spec.Req)
+			d.used[in.cat] += float64(idle) * u
+			// Then each task that holds a guaranteed container, running or
+			// suspended, one addition each: every task of a stage asks for
+			// st.Spec.Req, so the count says what a scan of the stage's
+			// tasks would add, in the same order and rounding, at the cost
+			// of the containers held rather than the stage's length.
+			d.used[in.cat] = addTimes(d.used[in.cat], u, held)
 		}
 	}
 	d.usedAt, d.dirty = h.Now(), false
+}
+
+// addTimes returns sum after adding u to it k times, one addition at a
+// time, rounded as each addition rounds. Where sum and u are multiples of
+// 2^-20 (whole containers, or memory in MB over a power-of-two MB per
+// container) and the total stays below 2^33, every partial sum is exact and
+// the k additions are one multiplication and one addition, with the same
+// result.
+func addTimes(sum, u float64, k int) float64 {
+	const grain = 1 << 20 // scaling by a power of two is exact
+	whole := func(x float64) bool { return x == math.Trunc(x) }
+	if whole(sum*grain) && whole(u*grain) && (math.Abs(sum)+float64(k)*math.Abs(u))*grain < 1<<53 {
+		return sum + float64(k)*u
+	}
+	for range k {
+		sum += u
+	}
+	return sum
 }
 
 // Allow implements base.Limit: SD jobs' containers stay within Tot_R x
