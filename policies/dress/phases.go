@@ -2,6 +2,7 @@ package dress
 
 import (
 	"math"
+	"slices"
 
 	"yarngym/env/sim"
 )
@@ -34,6 +35,15 @@ type Phase struct {
 	done bool // every task ended and no finish inside the window: nothing left to detect
 
 	members []*member
+	// What checkRelease counts, kept as the members end (they end in time
+	// order) rather than counted over the members at every check: live
+	// members (not ended; a phase checked has no carried member), the
+	// finish times in order with the first one that may still lie inside
+	// a window at lo, and the members that ended without finishing.
+	live     int
+	finishes []sim.Ms
+	lo       int
+	unfin    int
 }
 
 // member is one task the tracker has seen start.
@@ -44,6 +54,7 @@ type member struct {
 	finish  sim.Ms // -1 while running
 	ended   bool   // finished or killed
 	carried bool   // trailing task counted into the next phase
+	phase   *Phase // the phase it was last counted into (nil before one)
 }
 
 type point struct {
@@ -125,6 +136,7 @@ func (tr *Tracker) Rebound(from, to []int32, now sim.Ms, units func(id int32) fl
 			tr.byID[to[i]] = m
 		case m != nil:
 			m.ended = true // left without running: not a finished task
+			m.phase.ended(m)
 			tr.setRT(now, tr.rt-1)
 		}
 	}
@@ -142,7 +154,21 @@ func (tr *Tracker) Ended(id int32, finished bool, now sim.Ms) {
 	if finished {
 		m.finish = now
 	}
+	m.phase.ended(m)
 	tr.setRT(now, tr.rt-1)
+}
+
+// ended counts member m's end into p's counts (p nil: m is in no phase yet).
+func (p *Phase) ended(m *member) {
+	if p == nil {
+		return
+	}
+	p.live--
+	if m.finish >= 0 {
+		p.finishes = append(p.finishes, m.finish)
+	} else {
+		p.unfin++
+	}
 }
 
 func (tr *Tracker) setRT(now sim.Ms, n int) {
@@ -225,7 +251,17 @@ func (tr *Tracker) closePhase() {
 	for _, m := range p.members {
 		p.C += m.units
 		m.carried = false
+		m.phase = p
+		switch {
+		case !m.ended:
+			p.live++
+		case m.finish >= 0:
+			p.finishes = append(p.finishes, m.finish)
+		default:
+			p.unfin++
+		}
 	}
+	slices.Sort(p.finishes) // those that ended before the phase closed
 	tr.phases = append(tr.phases, p)
 	tr.pending, tr.carried = nil, nil
 	tr.open = false
@@ -236,18 +272,7 @@ func (tr *Tracker) checkRelease(p *Phase, now sim.Ms) {
 	if p.Trailed || p.done {
 		return
 	}
-	from := now - tr.cfg.PW
-	ct, first := 0, sim.Ms(math.MaxInt64)
-	running := 0
-	for _, m := range p.members {
-		switch {
-		case !m.ended && !m.carried:
-			running++
-		case m.finish > from && m.finish <= now:
-			ct++
-			first = min(first, m.finish)
-		}
-	}
+	running, ct, first := p.counts(now - tr.cfg.PW)
 	if running == 0 && ct == 0 {
 		p.done = true
 	}
@@ -265,6 +290,26 @@ func (tr *Tracker) checkRelease(p *Phase, now sim.Ms) {
 			}
 		}
 	}
+}
+
+// counts returns p's tasks still running and those that finished inside
+// the window (from, now], with the earliest such finish: every finish so
+// far is at or before now, and from only grows from one check to the next.
+// An ended task that did not finish has finish -1, inside the window while
+// the window reaches below 0.
+func (p *Phase) counts(from sim.Ms) (running, ct int, first sim.Ms) {
+	for p.lo < len(p.finishes) && p.finishes[p.lo] <= from {
+		p.lo++
+	}
+	ct, first = len(p.finishes)-p.lo, sim.Ms(math.MaxInt64)
+	if ct > 0 {
+		first = p.finishes[p.lo]
+	}
+	if from < -1 && p.unfin > 0 {
+		ct += p.unfin
+		first = -1
+	}
+	return p.live, ct, first
 }
 
 // held returns the containers p's tasks still hold (carried ones excluded).
