@@ -64,7 +64,8 @@ package task
 //     seeds it was chosen on), random -29.72 +- 8.72; no setting stalls.
 //     Both constructors (autoAdminFBHour, operaFBHour) are in swim.go at
 //     d8cf7fa.
-//   - Defined, not yet measured (the third candidate of issue 27): DRESS
+//   - Defined (dressAlibabaHour, alibaba.go), its measurement not finished
+//     (the third candidate of issue 27): DRESS
 //     on an Alibaba 2017 batch hour per seed (scenario alibaba-hour, 43
 //     nodes of 64 vCores). DRESS, because its premise is the trace's
 //     shape: jobs of very different container demand in a congested
@@ -83,9 +84,13 @@ package task
 //     hour finishes under the paper default (as DRESS-FB-v0's was set from
 //     the default's runs, never from the grid's). Not measured for cost: an
 //     hour holds 46,000 to 650,000 task instances (the test hours 650,000,
-//     283,000 and 145,000), 2-5 s of CPU per episode on the smaller ones
-//     (hours 5 and 0 under the default), so `yarngym baselines` (about
-//     2,300 episodes) takes hours of CPU.
+//     283,000 and 145,000). Under the paper default (seed 1, at 3764d31)
+//     an hour costs 0.6-2.6 CPU-s (hours 0-12), 9.4 (13), 19-23 (14), 6.1
+//     (15) and 1.6 (16), and ends by 28,161 s (hour 9): the horizon is
+//     28,800 s. `yarngym baselines` with it registered ran 33 settings on
+//     the test seeds in about two hours on two loaded cores, longer than
+//     the session that started it: to measure, register it and run
+//     `yarngym baselines DRESS-Ali-v0 --grid --write DIR`.
 //
 // Registered as a control task (Task.Control; its grid's spread is not
 // confirmed on held-out seeds, a negative control for learners): iKayak's
