@@ -1,7 +1,5 @@
 package task
 
-import "yarngym/env"
-
 // alibabaHourSplits cut the Alibaba 2017 batch trace's 17 hours of
 // submissions (16 whole, a 37-minute 17th; scenario alibaba-hour draws one
 // per seed with window = -1) into parts that share no hour, by a rule fixed
@@ -13,7 +11,8 @@ var alibabaHourSplits = map[string][]string{
 	SplitTest:       {"workload.options.windows_from=14", "workload.options.windows_to=16"},
 }
 
-// dressAlibabaHour: DRESS-v0's action on one hour of the Alibaba 2017 batch
+// dressAlibabaHour: DRESS-FB-v0's definition (DRESS-v0's action, the
+// stall rule, the shared seeds) on one hour of the Alibaba 2017 batch
 // trace per seed (scenario alibaba-hour, 43 nodes of 64 vCores). DRESS,
 // because its premise is this trace's shape: jobs of very different
 // container demand on a congested cluster, small-demand ones waiting behind
@@ -29,17 +28,12 @@ var alibabaHourSplits = map[string][]string{
 //
 // Not registered yet: its baselines are not measured (registry.go).
 func dressAlibabaHour() *Task {
-	return &Task{
-		ID:    "DRESS-Ali-v0",
-		Doc:   "DRESS on one hour of the Alibaba 2017 batch trace per seed (43 nodes of 64 vCores; train hours 0-10, validation 11-13, test 14-16); the agent sets theta, the share of the cluster's containers below which a job is small-demand, and the reserve ratio delta of the small-demand pool directly (delta_fixed in [0, 1]; below 0 Alg. 3 adapts delta, the paper)",
-		Paper: "DRESS",
-		Ref:   "DRESS Sec. III, Sec. IV-C (theta = 10%, delta), Alg. 3; Alibaba cluster-trace-v2017 batch tables (CloudSimPy's jobs.csv)",
-		Env: env.Config{Scenario: "alibaba-hour", Policy: "dress", Controlled: []string{"theta", "delta_fixed"}, Sets: stallAfter300s,
-			Bounds:           map[string][2]float64{"theta": {0.02, 0.5}, "delta_fixed": {-0.25, 1}},
-			ControlIntervalS: 30, HorizonS: 28800, Reward: map[string]float64{"slowdown": 1}},
-		Train: trainSeeds, Validation: validationSeeds, Test: testSeeds,
-		Splits:  alibabaHourSplits,
-		Default: []float64{0.1, -0.25},
-		Grid:    []int{5, 6},
-	}
+	t := dressFBHour()
+	t.ID = "DRESS-Ali-v0"
+	t.Doc = "DRESS on one hour of the Alibaba 2017 batch trace per seed (43 nodes of 64 vCores; train hours 0-10, validation 11-13, test 14-16); the agent sets theta, the share of the cluster's containers below which a job is small-demand, and the reserve ratio delta of the small-demand pool directly (delta_fixed in [0, 1]; below 0 Alg. 3 adapts delta, the paper)"
+	t.Ref = "DRESS Sec. III, Sec. IV-C (theta = 10%, delta), Alg. 3; Alibaba cluster-trace-v2017 batch tables (CloudSimPy's jobs.csv)"
+	t.Env.Scenario = "alibaba-hour"
+	t.Env.HorizonS = 28800
+	t.Splits = alibabaHourSplits
+	return t
 }

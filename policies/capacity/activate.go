@@ -82,7 +82,7 @@ func (a *Activation) Admit(h sim.Handle, j *sim.Job) bool {
 func (a *Activation) sums(h sim.Handle) {
 	act := h.Active()
 	if pass := h.AdmitPass(); pass != a.pass || a.byName == nil || len(act) < a.seen {
-		a.pass, a.seen = pass, 0
+		a.pass = pass
 		a.byName = map[string]*amCount{}
 		// An ended job's application stays until its AM container is
 		// reported complete (LeafQueue.removeApplicationAttempt).
@@ -93,23 +93,23 @@ func (a *Activation) sums(h sim.Handle) {
 		for _, o := range act {
 			a.count(h, o)
 		}
-		a.seen = len(act)
-	}
-	for _, o := range act[a.seen:] {
-		a.count(h, o)
-		i := a.q.index(base.QueueOf(o))
-		for len(a.per) < len(a.q.queues) {
-			a.per = append(a.per, 0)
-		}
-		m := float64(o.Alloc.MemMB - o.OppAlloc.MemMB)
-		a.root += m
-		for ; i >= 0; i = a.q.queues[i].parent {
-			a.per[i] += m
+	} else {
+		for _, o := range act[a.seen:] {
+			a.count(h, o)
+			a.q.index(base.QueueOf(o))
+			a.growPer()
+			a.root += a.q.addUsage(a.per, o)
 		}
 	}
 	a.seen = len(act)
+	a.growPer()
+}
+
+// growPer gives per an entry, empty, for each queue named since it was
+// summed.
+func (a *Activation) growPer() {
 	for len(a.per) < len(a.q.queues) {
-		a.per = append(a.per, 0) // a queue named since: nothing in it
+		a.per = append(a.per, 0)
 	}
 }
 

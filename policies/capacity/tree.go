@@ -134,12 +134,19 @@ func (q *Queues) usage(jobSets ...[]*sim.Job) (per []float64, root float64) {
 	per = make([]float64, len(q.queues))
 	for _, jobs := range jobSets {
 		for _, j := range jobs {
-			m := float64(j.Alloc.MemMB - j.OppAlloc.MemMB)
-			root += m
-			for a := q.index(base.QueueOf(j)); a >= 0; a = q.queues[a].parent {
-				per[a] += m
-			}
+			root += q.addUsage(per, j)
 		}
 	}
 	return per, root
+}
+
+// addUsage adds job j's guaranteed memory to per's entries of its queue and
+// each parent (per holds an entry for every queue of j's chain) and
+// returns it, for the root.
+func (q *Queues) addUsage(per []float64, j *sim.Job) float64 {
+	m := float64(j.Alloc.MemMB - j.OppAlloc.MemMB)
+	for a := q.index(base.QueueOf(j)); a >= 0; a = q.queues[a].parent {
+		per[a] += m
+	}
+	return m
 }
