@@ -48,7 +48,7 @@ import (
 //   - Memory: Table 2's memory is what vmstat reports used (Sec. 3.6), page
 //     cache included (a Sort reducer's 60 %, 1.2 GB, is far beyond Hadoop
 //     1's default task heap, -Xmx200m), so overcommitting it evicts cache
-//     before it swaps heaps: the scenarios use swap_exponent = 1 (see
+//     before it swaps heaps: the scenarios use swap_exponent = 2.25 (see
 //     ras.toml: calibrated on the Fair baseline alone), not the model's
 //     default 4.
 //
