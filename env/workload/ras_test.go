@@ -140,3 +140,19 @@ func TestRASWorkload(t *testing.T) {
 		t.Fatal("bad goals accepted")
 	}
 }
+
+// TestLognormalMaxFactor: the expected slowest of n log-normal lengths over
+// the median. One draw: the log-normal mean exp(sigma^2/2); 20 draws at
+// sigma 0.15 (Sort's reducers): exp(0.15 x 1.87) roughly (1.87 is the
+// expected largest of 20 standard normals); no spread: 1.
+func TestLognormalMaxFactor(t *testing.T) {
+	if got, want := lognormalMaxFactor(1, 0.15), math.Exp(0.15*0.15/2); math.Abs(got-want) > 1e-6 {
+		t.Fatalf("n=1: %.6f, want %.6f", got, want)
+	}
+	if got := lognormalMaxFactor(20, 0.15); got < 1.31 || got > 1.35 {
+		t.Fatalf("n=20, sigma 0.15: %.4f, want ~1.33", got)
+	}
+	if got := lognormalMaxFactor(20, 0); got != 1 {
+		t.Fatalf("sigma 0: %v, want 1", got)
+	}
+}
