@@ -127,11 +127,11 @@ func NewNonSpreadOut(sp base.Spec) (*sim.Policy, error) {
 // NewYARNClient builds the YARN-client model: Capacity hosting one Spark
 // application at a time (client.go).
 func NewYARNClient(sp base.Spec) (*sim.Policy, error) {
-	p, a, err := capacityBase(sp)
+	p, err := capacity.New(sp)
 	if err != nil {
 		return nil, err
 	}
-	a.Limits = append(a.Limits, OneSparkApp{})
+	p.Admission = append([]sim.Admitter{OneSparkApp{}}, p.Admission...)
 	p.Name = "yarn-client"
 	return p, nil
 }

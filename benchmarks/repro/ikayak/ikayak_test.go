@@ -33,6 +33,8 @@ func TestReproRows(t *testing.T) {
 		"map task time, iKayak vs YARN-cluster, no delay scheduling":   9,
 		"reduce task time, suspension only vs YARN-cluster":            -8,
 		"reduce task time, suspension only vs YARN-cluster, 4x inputs": -8,
+		"MapReduce JCT, iKayak vs YARN-client, disks unmetered":        -14,
+		"MapReduce JCT, iKayak vs YARN-cluster, disks unmetered":       -19,
 	}
 	seen := map[string]bool{}
 	for _, r := range rows {
