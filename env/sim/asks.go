@@ -262,6 +262,7 @@ type excessContainer struct {
 // giveExcess books a container on n for excess task t (the launch of a
 // stand-in).
 func (s *Sim) giveExcess(t *Task, n *Node, alloc Res) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	j := t.Job
 	s.acct.resv(s.now)
 	n.Alloc = n.Alloc.Add(alloc)
@@ -318,6 +319,7 @@ func (s *Sim) freeExcess(j *Job, all bool) {
 // it, and a container left without one is released at the AM's next
 // heartbeat (as an excess one). The chosen maps leave the AM's asks.
 func (s *Sim) assignBatch(st *Stage) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	a := st.asks
 	j := st.Tasks[0].Job
 	var es []batchEntry
@@ -468,6 +470,7 @@ func (s *Sim) takeExcess(j *Job, n *Node, alloc Res) {
 // allocation already booked): t was pending or bound to another container
 // of the batch (then rebound or closed in turn).
 func (s *Sim) open(t *Task, e batchEntry) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	n, st, j := e.n, t.Stage, t.Job
 	if t.State == TaskPending {
 		st.Pending--
@@ -506,6 +509,7 @@ func (s *Sim) open(t *Task, e batchEntry) {
 // as an excess container's. The task it held has moved or gone back to
 // pending.
 func (s *Sim) closeToExcess(j *Job, st *Stage, p place) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	n := p.n
 	copy(n.Containers[p.pos:], n.Containers[p.pos+1:])
 	n.Containers[len(n.Containers)-1] = nil

@@ -90,6 +90,7 @@ func (s *Sim) keepExecutor(t *Task) idleExecutor {
 // ended, the stage's next pending partition, or keeps it idle (complete
 // releases the job's idle executors once it has no partition left).
 func (s *Sim) executorFree(st *Stage, e idleExecutor) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	if p := st.headPending(); p != nil {
 		s.runInExecutor(p, e)
 		return
@@ -101,6 +102,7 @@ func (s *Sim) executorFree(st *Stage, e idleExecutor) {
 // oldest first, while both remain (none while its driver waits for
 // executors).
 func (s *Sim) idleTakes(st *Stage) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	for len(st.idle) > 0 && !st.waitReg {
 		p := st.headPending()
 		if p == nil {
@@ -115,6 +117,7 @@ func (s *Sim) idleTakes(st *Stage) {
 // runInExecutor starts pending partition p in executor container e: p's
 // attempt starts now, in e's container (no new allocation, LaunchSeq kept).
 func (s *Sim) runInExecutor(p *Task, e idleExecutor) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	if p.State != TaskPending {
 		panic(fmt.Sprintf("executor start of %s: task is %v", p, p.State))
 	}
@@ -175,6 +178,7 @@ func (s *Sim) runInExecutor(p *Task, e idleExecutor) {
 // ended: their processes exit as the SparkContext stops, each container
 // freed as a finished one (release.go).
 func (s *Sim) releaseExecutors(j *Job) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	for _, st := range j.Stages {
 		for _, e := range st.idle {
 			if st.counted() {
@@ -212,6 +216,7 @@ const (
 // pending again, in its place in the queue (its entry stayed while it was
 // bound), as if it had not started.
 func (s *Sim) idleUntilReady(st *Stage, t *Task) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	e := s.keepExecutor(t)
 	st.idle = append(st.idle, e)
 	t.setGated(false)

@@ -37,6 +37,13 @@ type Handle interface {
 	// Active, so an Admitter may keep what it derives from the cluster
 	// while the number stays the same.
 	AdmitPass() int64
+	// Epoch changes whenever a container is granted, shrunk, rebound to
+	// another task or given back, a task changes state, or a job is
+	// admitted, finishes or has its application removed. A part that
+	// derives sums from containers, task states and the job lists (a
+	// pool's occupied containers, a queue's AM usage) may keep them while
+	// the number stays the same: they would come out the same, bit for bit.
+	Epoch() int64
 
 	// How the scheduler sizes and compares requests (Policy.Normalize,
 	// Policy.Calculator).
@@ -88,6 +95,7 @@ func (h *handle) Task(id int32) *Task    { return h.s.Task(id) }
 func (h *handle) TaskIDs() int32         { return h.s.TaskIDs() }
 func (h *handle) Capacity() Res          { return h.s.capacity }
 func (h *handle) Allocated() Res         { return h.s.acct.allocG }
+func (h *handle) Epoch() int64           { return h.s.epoch }
 func (h *handle) ReservedNodes() []*Node { return h.s.reserved }
 func (h *handle) Waiting() []*Job        { return h.s.waiting }
 func (h *handle) Active() []*Job         { return h.s.active }

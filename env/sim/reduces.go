@@ -406,6 +406,7 @@ func (s *Sim) hangingMaps(maps *Stage) int {
 // (closeToExcess), and makes t pending again as if it had not started; the
 // caller puts t back in its stage's queue (reduces.go, capped.go).
 func (s *Sim) unbindToExcess(j *Job, st *Stage, t *Task) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	n := t.Node
 	p := place{n, t.pos, t.Container, t.Alloc, t.StartMs, t.stall, OffRack}
 	s.dropUsage(t, n)

@@ -23,6 +23,7 @@ type released struct {
 
 // free returns a container's resources to its node, job and the cluster.
 func (s *Sim) free(n *Node, j *Job, alloc Res, kind ContainerKind) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	s.freeNode(n, alloc, kind)
 	if kind != Guaranteed {
 		j.OppAlloc = j.OppAlloc.Sub(alloc)
@@ -89,6 +90,7 @@ func (s *Sim) unhold(n *Node) {
 // event just before it, so that it happens at that instant whether or not
 // the heartbeat itself is processed (idle.go).
 func (s *Sim) releaseLater(n *Node, j *Job, alloc Res, kind ContainerKind, am bool, st *Stage) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	n.releasing = append(n.releasing, released{j, alloc, kind, am, st})
 	j.unfreed++
 	if am {
@@ -162,6 +164,7 @@ func (s *Sim) release(n *Node) {
 // completes every live container of the attempt): the cluster has them
 // back now, not at their nodes' next heartbeats.
 func (s *Sim) removeApps(n *Node) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	for _, j := range n.removing {
 		if i := slices.Index(s.finishing, j); i >= 0 {
 			s.finishing = slices.Delete(s.finishing, i, i+1)

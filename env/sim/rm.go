@@ -65,6 +65,7 @@ func (s *Sim) LaunchShrunk(t *Task, n *Node, alloc Res) error {
 }
 
 func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	if t.Excess() {
 		if kind != Guaranteed || !s.CalcOn(n).Fits(alloc, n.Free()) || (n.Reserved != nil && n.Reserved != t) || t.Stage.Asking() == 0 {
 			return fmt.Errorf("launch %s on node %d: no room or no ask for a container beyond its maps", t, n.ID)
@@ -268,6 +269,7 @@ const (
 )
 
 func (s *Sim) removeContainer(t *Task, how releaseHow) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	n := t.Node
 	copy(n.Containers[t.pos:], n.Containers[t.pos+1:])
 	n.Containers[len(n.Containers)-1] = nil
@@ -319,6 +321,7 @@ func (s *Sim) removeContainer(t *Task, how releaseHow) {
 
 // complete ends t successfully.
 func (s *Sim) complete(t *Task) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	s.record(t, Finished)
 	var exec idleExecutor
 	execs := t.Stage.Spec.PartitionExecutors
@@ -416,6 +419,7 @@ func (s *Sim) applyPolls(n *Node) {
 }
 
 func (s *Sim) finishJob(j *Job) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	if j.AM != nil && j.AM.State == TaskRunning {
 		s.record(j.AM, Finished)
 		s.removeContainer(j.AM, releaseAtBeat)
@@ -503,6 +507,7 @@ func (s *Sim) Preempt(t *Task) error {
 }
 
 func (s *Sim) kill(t *Task, how releaseHow) error {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	if t.State != TaskRunning && t.State != TaskSuspended {
 		return fmt.Errorf("kill %s: task is not in a container", t)
 	}
@@ -546,6 +551,7 @@ func (s *Sim) kill(t *Task, how releaseHow) error {
 // Suspend pauses a running reducer: its vCores are freed for others, its
 // memory is kept (iKayak Sec. 3.3).
 func (s *Sim) Suspend(t *Task) error {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	if t.State != TaskRunning || t.Kind != KindReduce {
 		return fmt.Errorf("suspend %s: only running reducers can be suspended", t)
 	}
@@ -589,6 +595,7 @@ func (s *Sim) SwapOut(t *Task, swapIn Ms) error {
 // Resume restarts a suspended reducer if its vCores (and, when it was
 // swapped out, its memory) fit again.
 func (s *Sim) Resume(t *Task) error {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	if t.State != TaskSuspended {
 		return fmt.Errorf("resume %s: task is not suspended", t)
 	}
@@ -631,6 +638,7 @@ func (s *Sim) Shrink(t *Task, vcores int64) error {
 }
 
 func (s *Sim) shrinkAlloc(t *Task, by Res) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	n, j := t.Node, t.Job
 	t.Alloc = t.Alloc.Sub(by)
 	s.acct.resv(s.now)

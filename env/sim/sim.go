@@ -107,6 +107,7 @@ type Sim struct {
 	reserved  []*Node // nodes with a reservation, in no order
 	admitted  int     // jobs admitted so far
 	admitPass int64   // passes of tryAdmit so far (Handle.AdmitPass)
+	epoch     int64   // Handle.Epoch: bumped by every change of a container, a task's state or the job lists
 	jobsLeft  int
 	arrived   int
 
@@ -566,6 +567,7 @@ func (s *Sim) tryAdmit() {
 }
 
 func (s *Sim) admit(j *Job) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	j.State = JobAdmitted
 	j.AdmitMs = s.now
 	j.active = len(s.active)

@@ -32,7 +32,7 @@ type Cluster struct {
 	nodes  []*sim.Node
 	jobs   []*sim.Job
 	tasks  []*sim.Task
-	passes int64
+	passes, epochs int64
 }
 
 var _ sim.Handle = (*Cluster)(nil)
@@ -164,6 +164,10 @@ func (c *Cluster) Finishing() []*sim.Job { return nil }
 // AdmitPass is a new pass at every call: a test changes the fake between
 // calls as it likes, so an Admitter must keep nothing from one to the next.
 func (c *Cluster) AdmitPass() int64 { c.passes++; return c.passes }
+
+// Epoch is a new number at every call, for the same reason: a part may
+// keep nothing derived from the fake's containers between calls.
+func (c *Cluster) Epoch() int64 { c.epochs++; return c.epochs }
 
 func (c *Cluster) Capacity() sim.Res {
 	var r sim.Res

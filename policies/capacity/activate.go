@@ -30,8 +30,12 @@ type Activation struct {
 	// change the cluster, each appending its job to Active with nothing
 	// allocated yet, so the jobs past seen are added to the sums as they
 	// come, in Active's order (the same sums, bit for bit, as computed
-	// afresh; AM counts and memory are whole numbers besides).
+	// afresh; AM counts and memory are whole numbers besides). A new pass
+	// keeps them too while nothing they count has changed (Handle.Epoch,
+	// which admissions also move): the engine passes over the waiting jobs
+	// at every heartbeat.
 	pass   int64
+	epoch  int64
 	seen   int
 	byName map[string]*amCount
 	per    []float64
@@ -81,7 +85,8 @@ func (a *Activation) Admit(h sim.Handle, j *sim.Job) bool {
 // cluster of this pass: afresh in a new pass, else the jobs admitted since.
 func (a *Activation) sums(h sim.Handle) {
 	act := h.Active()
-	if pass := h.AdmitPass(); pass != a.pass || a.byName == nil || len(act) < a.seen {
+	pass := h.AdmitPass()
+	if (pass != a.pass && h.Epoch() != a.epoch) || a.byName == nil || len(act) < a.seen {
 		a.pass = pass
 		a.byName = map[string]*amCount{}
 		// An ended job's application stays until its AM container is
@@ -101,7 +106,7 @@ func (a *Activation) sums(h sim.Handle) {
 			a.root += a.q.addUsage(a.per, o)
 		}
 	}
-	a.seen = len(act)
+	a.pass, a.seen, a.epoch = pass, len(act), h.Epoch()
 	a.growPer()
 }
 

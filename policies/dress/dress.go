@@ -55,6 +55,7 @@ type Dress struct {
 	jobs       map[int32]*jobInfo
 	used       [2]float64
 	usedAt     sim.Ms
+	usedEpoch  int64 // Handle.Epoch when used was last summed afresh
 	dirty      bool
 	last       Demand // inputs of the last control step
 	phases     int
@@ -220,8 +221,14 @@ func (d *Dress) info(h sim.Handle, j *sim.Job) *jobInfo {
 }
 
 // refresh recomputes the containers each pool holds when tasks ended since.
+//
+// The sums are made afresh at each new instant, because the launches
+// counted in between (Launched) add in another order; they are kept when
+// nothing they count has changed since (Handle.Epoch), which gives the same
+// sums bit for bit at the cost of one comparison.
 func (d *Dress) refresh(h sim.Handle) {
-	if !d.dirty && d.usedAt == h.Now() {
+	if !d.dirty && (d.usedAt == h.Now() || d.usedEpoch == h.Epoch()) {
+		d.usedAt = h.Now()
 		return
 	}
 	d.used = [2]float64{}
@@ -248,7 +255,7 @@ func (d *Dress) refresh(h sim.Handle) {
 			d.used[in.cat] = addTimes(d.used[in.cat], u, held)
 		}
 	}
-	d.usedAt, d.dirty = h.Now(), false
+	d.usedAt, d.usedEpoch, d.dirty = h.Now(), h.Epoch(), false
 }
 
 // addTimes returns sum after adding u to it k times, one addition at a
@@ -290,6 +297,7 @@ func (d *Dress) Launched(h sim.Handle, t *sim.Task) {
 	in := d.info(h, t.Job)
 	d.refresh(h)
 	d.used[in.cat] += d.Units(t.Req)
+	d.usedEpoch = -1 // no longer the fresh sums: make them afresh at the next instant
 	if t.Kind == sim.KindAM || t.Excess() {
 		return
 	}
