@@ -29,9 +29,9 @@ type Cluster struct {
 	// "reserve n0 for b/map/2", ...).
 	Log []string
 
-	nodes  []*sim.Node
-	jobs   []*sim.Job
-	tasks  []*sim.Task
+	nodes          []*sim.Node
+	jobs           []*sim.Job
+	tasks          []*sim.Task
 	passes, epochs int64
 }
 
