@@ -26,6 +26,7 @@ func (s *Sim) stalled() bool {
 }
 
 func (s *Sim) finish(stuck bool) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	s.stats.Events += s.virtualEvents()
 	s.ended = true
 	s.stuck = stuck

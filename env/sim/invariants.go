@@ -167,6 +167,45 @@ func CheckInvariants(s *Sim) error {
 	if counts[JobDone]+s.jobsLeft != len(s.Jobs) {
 		return fmt.Errorf("t=%d: %d done + %d left != %d jobs", s.now, counts[JobDone], s.jobsLeft, len(s.Jobs))
 	}
+	return checkEpoch(s)
+}
+
+// checkEpoch: while Handle.Epoch stays the same, nothing it promises to
+// follow has changed (containers and their allocations, task states, idle
+// executors, the active and finishing jobs): a fingerprint of all of them
+// taken at the last check must still match.
+func checkEpoch(s *Sim) error {
+	h := uint64(len(s.active))<<32 ^ uint64(len(s.finishing))
+	add := func(v uint64) { h = mix64(h ^ v) }
+	res := func(r Res) { add(uint64(r.VCores)); add(uint64(r.MemMB)) }
+	res(s.acct.allocG)
+	res(s.acct.allocO)
+	for _, list := range [][]*Job{s.active, s.finishing} {
+		for _, j := range list {
+			add(uint64(j.ID))
+			res(j.Alloc)
+			res(j.OppAlloc)
+			if j.AM != nil {
+				add(uint64(j.AM.State))
+				add(uint64(j.AM.Container))
+			}
+			for _, st := range j.Stages {
+				add(uint64(st.heldG))
+				for _, e := range st.idle {
+					add(uint64(e.kind))
+					res(e.alloc)
+				}
+				for _, t := range st.Tasks {
+					add(uint64(t.State)<<8 | uint64(t.Container))
+					res(t.Alloc)
+				}
+			}
+		}
+	}
+	if s.inv.checked && s.inv.epoch == s.epoch && s.inv.print != h {
+		return fmt.Errorf("t=%d: containers, task states or the job lists changed without Epoch moving (%d)", s.now, s.epoch)
+	}
+	s.inv.checked, s.inv.epoch, s.inv.print = true, s.epoch, h
 	return nil
 }
 

@@ -33,6 +33,7 @@ func (s *Sim) free(n *Node, j *Job, alloc Res, kind ContainerKind) {
 
 // freeNode returns a container's resources to its node and the cluster.
 func (s *Sim) freeNode(n *Node, alloc Res, kind ContainerKind) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	s.acct.resv(s.now)
 	if kind == Guaranteed {
 		n.Alloc = n.Alloc.Sub(alloc)
@@ -60,6 +61,7 @@ type heldContainer struct {
 // hold keeps a preempted container on node n until its second heartbeat
 // after now, with an event just before that heartbeat to free it.
 func (s *Sim) hold(n *Node, alloc Res, kind ContainerKind) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	hb := s.model.HeartbeatMs
 	off := s.beatOffset(n.ID)
 	next := off
@@ -73,6 +75,7 @@ func (s *Sim) hold(n *Node, alloc Res, kind ContainerKind) {
 
 // unhold frees node n's preempted containers due by now.
 func (s *Sim) unhold(n *Node) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	kept := n.held[:0]
 	for _, h := range n.held {
 		if h.freeAt <= s.now {
@@ -129,6 +132,7 @@ func (s *Sim) releaseLater(n *Node, j *Job, alloc Res, kind ContainerKind, am bo
 // AppAttemptRemovedSchedulerEvent), so that heartbeat's scheduling still
 // counts its AM against the AM limits.
 func (s *Sim) release(n *Node) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	for _, r := range n.releasing {
 		s.free(n, r.job, r.alloc, r.kind)
 		r.job.unfreed--
@@ -189,6 +193,7 @@ func (s *Sim) Finishing() []*Job { return s.finishing }
 // freeUnreported frees ended job j's finished containers that their nodes
 // have not reported yet (removeApps).
 func (s *Sim) freeUnreported(j *Job) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	for _, m := range s.Nodes {
 		if len(m.releasing) == 0 {
 			continue

@@ -654,6 +654,7 @@ func (s *Sim) shrinkAlloc(t *Task, by Res) {
 }
 
 func (s *Sim) growAlloc(t *Task, by Res) {
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	s.shrinkAlloc(t, Res{}.Sub(by))
 }
 

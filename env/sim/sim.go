@@ -102,14 +102,19 @@ type Sim struct {
 	waiting []*Job // submitted, not admitted, in submission order
 	// finishing: ended jobs whose AM container awaits release (release.go)
 	finishing []*Job
-	active    []*Job  // admitted, not done, in admission order
-	asking    []*Job  // admitted jobs with HasPending, in admission order
-	reserved  []*Node // nodes with a reservation, in no order
-	admitted  int     // jobs admitted so far
-	admitPass int64   // passes of tryAdmit so far (Handle.AdmitPass)
-	epoch     int64   // Handle.Epoch: bumped by every change of a container, a task's state or the job lists
-	jobsLeft  int
-	arrived   int
+	active    []*Job   // admitted, not done, in admission order
+	asking    []*Job   // admitted jobs with HasPending, in admission order
+	reserved  []*Node  // nodes with a reservation, in no order
+	admitted  int      // jobs admitted so far
+	admitPass int64    // passes of tryAdmit so far (Handle.AdmitPass)
+	epoch     int64    // Handle.Epoch: bumped by every change of a container, a task's state or the job lists
+	inv       struct { // what CheckInvariants saw last (checkEpoch)
+		checked bool
+		epoch   int64
+		print   uint64
+	}
+	jobsLeft int
+	arrived  int
 
 	dirty      []*Node
 	dirtySpare []*Node
