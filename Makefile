@@ -26,10 +26,12 @@ vet:
 # go test ./... through internal/testprogress: a line per package as it
 # finishes, failures in full, and every 5 s of quiet a line saying which
 # tests are running (env/scenario, which checks the invariants after every
-# event of every built-in scenario, takes a while).
+# event of every built-in scenario, takes a while). The timeout is per
+# package: policies' every-policy-on-every-scenario test alone outlasts go
+# test's default 10 minutes on a loaded 2-core machine.
 gotest: chromium
 	@echo "go test ./... (a line per package; while one runs long, which tests it is running)"
-	@set -o pipefail; $(GO) test -json ./... | $(GO) run ./internal/testprogress
+	@set -o pipefail; $(GO) test -json -timeout 40m ./... | $(GO) run ./internal/testprogress
 	$(GO) test -tags capifuzz -count=1 -run FuzzABI ./bindings/capi  # the C ABI fuzz target's seed inputs
 
 test: vet gotest oracletest pytest

@@ -555,6 +555,15 @@ func (s *Sim) Suspend(t *Task) error {
 	if t.State != TaskRunning || t.Kind != KindReduce {
 		return fmt.Errorf("suspend %s: only running reducers can be suspended", t)
 	}
+	if t.bound {
+		// The container is granted but its AM has not yet given it the
+		// reducer (it does so at its next heartbeat): there is no reducer
+		// process to suspend. Suspending it here left the AM's count of
+		// scheduled reducers one too high (assignReducers takes only
+		// running reducers from the batch), so a job could wait forever
+		// for a reducer it never asked for again.
+		return fmt.Errorf("suspend %s: its container has no reducer yet (the AM assigns it at its next heartbeat)", t)
+	}
 	n := t.Node
 	s.advance(n)
 	s.shrinkAlloc(t, Res{VCores: t.Alloc.VCores})

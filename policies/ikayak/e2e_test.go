@@ -146,3 +146,20 @@ func TestPlacementRespectsMaxRunning(t *testing.T) {
 		}
 	}
 }
+
+// TestSuspendWaitsForTheAM: a reducer's container is granted some time
+// before its AM gives it the reducer (at the AM's next heartbeat); iKayak
+// must not suspend it in between. On the full Sec. 4.3 mix with suspension
+// alone (seed 1) that happened to the last-granted reducer of job 156: the
+// AM, which takes only running reducers from the containers granted,
+// counted one reducer as still scheduled, never asked for its seventh,
+// and the job waited until the stall detector ended the run.
+// Reference: iKayak Sec. 3.2 (suspension of reduce tasks idling for map
+// outputs); Hadoop's RMContainerAllocator assigns granted containers at
+// its heartbeat.
+func TestSuspendWaitsForTheAM(t *testing.T) {
+	r := runSeed(t, 1, "ikayak", "ikayak", []string{"placement=0", "shrink=0"}, true)
+	if r.Summary.Suspended == 0 {
+		t.Fatal("no reducer was suspended")
+	}
+}

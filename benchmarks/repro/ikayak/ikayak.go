@@ -327,8 +327,8 @@ const clientMRCause = "Cause (b), the disks, which Sec. 4.2 gives as one hard di
 	"the cluster, as Sec. 5.1 says (it \"allocates more cluster resources to MapReduce applications\"), but the extra maps share the same disks: " +
 	"on seed 1 a map takes 84 s against 68 s under YARN-cluster (45 s nominal), a reducer 342 against 255 s, and MapReduce jobs 466 against 318 s. " +
 	"So YARN-client is the slower for MapReduce here (the next row) and iKayak's gain over it is larger than the paper's. With every disk " +
-	"unmetered (the study rows) YARN-client is below YARN-cluster as in the paper (-1.7 %) and iKayak's MapReduce change is +4.1 % against " +
-	"YARN-client and +2.3 % against YARN-cluster: in the model iKayak's MapReduce gain comes through the disk. The paper does not give its " +
+	"unmetered (the study rows) YARN-client is below YARN-cluster as in the paper (-1.7 %) and iKayak's MapReduce change is +4.0 % against " +
+	"YARN-client and +2.2 % against YARN-cluster: in the model iKayak's MapReduce gain comes through the disk. The paper does not give its " +
 	"disks' throughput or its maps' IO rates"
 
 // diskNote: the YARN-client vs YARN-cluster MapReduce row's cause.
