@@ -82,12 +82,12 @@ func (a *Activation) Admit(h sim.Handle, j *sim.Job) bool {
 }
 
 // sums brings the per-queue AM counts and the queues' usage up to the
-// cluster of this pass: afresh in a new pass, else the jobs admitted since.
+// cluster of this pass: afresh in a new pass in which something they count
+// has changed (Handle.Epoch), else the jobs admitted since.
 func (a *Activation) sums(h sim.Handle) {
 	act := h.Active()
 	pass := h.AdmitPass()
 	if (pass != a.pass && h.Epoch() != a.epoch) || a.byName == nil || len(act) < a.seen {
-		a.pass = pass
 		a.byName = map[string]*amCount{}
 		// An ended job's application stays until its AM container is
 		// reported complete (LeafQueue.removeApplicationAttempt).
