@@ -89,8 +89,13 @@ package task
 //     (15) and 1.6 (16), and ends by 28,161 s (hour 9): the horizon is
 //     28,800 s. `yarngym baselines` with it registered ran 33 settings on
 //     the test seeds in about two hours on two loaded cores, longer than
-//     the session that started it: to measure, register it and run
-//     `yarngym baselines DRESS-Ali-v0 --grid --write DIR`.
+//     the session that started it; run again at 5511a90 it did 9 of the
+//     33 in 38 minutes (a test episode of hour 14 costs 6-30 CPU-s by
+//     setting, 30 at theta 0.02, delta_fixed 0, before Handle.Epoch cut
+//     that setting by a fifth), and the best static's 81 x 20 train-seed
+//     grid comes after them: to measure, start it with both cores free
+//     for two hours, register it and run `yarngym baselines DRESS-Ali-v0
+//     --grid --write DIR`.
 //
 // Registered as a control task (Task.Control; its grid's spread is not
 // confirmed on held-out seeds, a negative control for learners): iKayak's
