@@ -551,7 +551,6 @@ func (s *Sim) kill(t *Task, how releaseHow) error {
 // Suspend pauses a running reducer: its vCores are freed for others, its
 // memory is kept (iKayak Sec. 3.3).
 func (s *Sim) Suspend(t *Task) error {
-	s.epoch++ // Epoch: containers, task states or the job lists change
 	if t.State != TaskRunning || t.Kind != KindReduce {
 		return fmt.Errorf("suspend %s: only running reducers can be suspended", t)
 	}
@@ -564,6 +563,7 @@ func (s *Sim) Suspend(t *Task) error {
 		// for a reducer it never asked for again.
 		return fmt.Errorf("suspend %s: its container has no reducer yet (the AM assigns it at its next heartbeat)", t)
 	}
+	s.epoch++ // Epoch: containers, task states or the job lists change
 	n := t.Node
 	s.advance(n)
 	s.shrinkAlloc(t, Res{VCores: t.Alloc.VCores})
@@ -663,7 +663,6 @@ func (s *Sim) shrinkAlloc(t *Task, by Res) {
 }
 
 func (s *Sim) growAlloc(t *Task, by Res) {
-	s.epoch++ // Epoch: containers, task states or the job lists change
 	s.shrinkAlloc(t, Res{}.Sub(by))
 }
 

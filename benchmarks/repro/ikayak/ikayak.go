@@ -95,9 +95,12 @@ func RunWith(ctx repro.Context, o Options) ([]repro.Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	runs[runClusterNoDisk] = repro.Run{Scenario: o.Scenario, Sets: with(append([]string{"workload.options.spark_mode=cluster"}, noDisk...)...), Policy: "capacity"}
-	runs[runClientNoDisk] = repro.Run{Scenario: o.Scenario, Sets: with(append([]string{"workload.options.spark_mode=client"}, noDisk...)...), Policy: "yarn-client"}
-	runs[runIKayakNoDisk] = repro.Run{Scenario: o.Scenario, Sets: with(append([]string{"workload.options.spark_mode=cluster"}, noDisk...)...), Policy: "ikayak"}
+	unmetered := func(mode, policy string) repro.Run {
+		return repro.Run{Scenario: o.Scenario, Sets: with(append([]string{"workload.options.spark_mode=" + mode}, noDisk...)...), Policy: policy}
+	}
+	runs[runClusterNoDisk] = unmetered("cluster", "capacity")
+	runs[runClientNoDisk] = unmetered("client", "yarn-client")
+	runs[runIKayakNoDisk] = unmetered("cluster", "ikayak")
 	st, err := repro.Sweep(ctx, runs, Metrics)
 	if err != nil {
 		return nil, err
