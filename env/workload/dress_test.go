@@ -61,7 +61,7 @@ func contains(xs []int, x int) bool {
 // medians differ between jobs.
 // Reference: DRESS Sec. III-A1 ("the task execution length in the same phase
 // should be similar with each other"; Fig. 3: reduces of 18.25 s on average,
-// variance 1.45 s); Sec. V-A2 (HiBench applications, "various sizes of
+// variance 1.45 s; Fig. 2: a WordCount job of 20 maps); Sec. V-A2 (HiBench applications, "various sizes of
 // datasets").
 func TestDRESSMapReducePhases(t *testing.T) {
 	o := dressDefaults()
@@ -74,6 +74,15 @@ func TestDRESSMapReducePhases(t *testing.T) {
 	for id, j := range jobs {
 		if j.Framework != "mapreduce" || len(j.Stages) != 2 || j.Stages[0].Kind != sim.KindMap || j.Stages[1].Kind != sim.KindReduce {
 			t.Fatalf("job %d: %s with %d stages, want maps then reduces", id+1, j.Framework, len(j.Stages))
+		}
+		// A large job asks for mr_large_min-mr_large_max maps (several
+		// waves of the 100-container cluster), a small one fewer than 10.
+		lo, hi := o.MRLargeMin, o.MRLargeMax
+		if contains(dressSmallMR, id+1) {
+			lo, hi = o.SmallMin, o.SmallMax
+		}
+		if n := j.Stages[0].NumTasks(); n < lo || n > hi {
+			t.Errorf("job %d: %d maps, want %d-%d", id+1, n, lo, hi)
 		}
 		for _, st := range j.Stages {
 			if st.NumTasks() < 2 {
