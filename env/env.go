@@ -440,6 +440,9 @@ func (e *Env) StepInto(action []float64, obs []float32) (reward float64, termina
 			return 0, false, false, Info{}, fmt.Errorf("step: %w", err) // cannot happen: v is clipped and rounded
 		}
 	}
+	if len(e.ctrl) > 0 {
+		e.s.ParamsChanged()
+	}
 	e.step++
 	e.s.RunUntil(min(sim.Ms(e.step)*e.intervalMs, e.horizonMs))
 	reward, terminated, truncated, info = e.account(obs)

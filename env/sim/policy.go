@@ -93,6 +93,22 @@ type PassingAdmitter interface {
 	Passes() bool
 }
 
+// JobEventAdmitter is an Admitter whose answer can change only when the
+// jobs do: a job arrives, is admitted, ends or leaves the scheduler (its AM
+// container reported complete), or the policy's parameters are set. The
+// engine asks such admitters at those events only; an admitter that is not
+// one (AutoAdmin's ARC, which re-checks at every node heartbeat, its Alg.
+// 3 lines 7-12) is asked at every heartbeat too while jobs wait. The
+// CapacityScheduler activates applications this way: LeafQueue.
+// activateApplications runs on application add and remove, on
+// updateClusterResource and on reinitialize, never on a node update; the
+// FairScheduler's MaxRunningAppsEnforcer makes apps runnable on add and on
+// removal (updateRunnabilityOnAppRemoval).
+type JobEventAdmitter interface {
+	Admitter
+	OnJobEvents() bool
+}
+
 // Allocator assigns containers on node n's heartbeat with s.Launch and may
 // reserve the node with s.Reserve.
 type Allocator interface {

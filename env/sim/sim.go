@@ -107,6 +107,11 @@ type Sim struct {
 	reserved  []*Node  // nodes with a reservation, in no order
 	admitted  int      // jobs admitted so far
 	admitPass int64    // passes of tryAdmit so far (Handle.AdmitPass)
+	// admitEachBeat: some admitter is not a JobEventAdmitter, so waiting
+	// jobs are reconsidered at every heartbeat; else only at job events
+	// and after ParamsChanged (admitDue).
+	admitEachBeat bool
+	admitDue      bool
 	epoch     int64    // Handle.Epoch: bumped by every change of a container, a task's state or the job lists
 	inv       struct { // what CheckInvariants saw last (checkEpoch)
 		checked bool
@@ -161,6 +166,11 @@ func newSim(cfg Config, build bool) (*Sim, error) {
 	}
 	s := &Sim{cfg: cfg, model: cfg.Model.withDefaults(), policy: cfg.Policy}
 	s.handle = &handle{s}
+	for _, a := range cfg.Policy.Admission {
+		if e, ok := a.(JobEventAdmitter); !ok || !e.OnJobEvents() {
+			s.admitEachBeat = true
+		}
+	}
 	s.rng = NewRand(DeriveSeed(cfg.Seed, HashString("sim")))
 	if s.cfg.StallMs <= 0 {
 		s.cfg.StallMs = 3600 * MsPerS
@@ -535,6 +545,12 @@ func (s *Sim) arrive(j *Job) {
 	s.tryAdmit()
 }
 
+// ParamsChanged tells the engine that the policy's parameters were set (an
+// environment's action): waiting jobs are reconsidered at the next
+// heartbeat, as a queue refresh reconsiders them in YARN
+// (LeafQueue.reinitialize activates applications).
+func (s *Sim) ParamsChanged() { s.admitDue = true }
+
 // tryAdmit admits waiting jobs in submission order until one is refused by
 // an admitter that holds the line (PassingAdmitter says which do not).
 func (s *Sim) tryAdmit() {
@@ -599,7 +615,8 @@ func (s *Sim) heartbeat(n *Node) {
 	for _, m := range s.policy.Monitors {
 		m.Monitor(s.handle, n)
 	}
-	if len(s.waiting) > 0 {
+	if len(s.waiting) > 0 && (s.admitEachBeat || s.admitDue) {
+		s.admitDue = false
 		s.tryAdmit()
 	}
 	if len(s.active) > 0 {

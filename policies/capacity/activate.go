@@ -51,6 +51,11 @@ type amCount struct {
 // Passes implements sim.PassingAdmitter.
 func (a *Activation) Passes() bool { return true }
 
+// OnJobEvents implements sim.JobEventAdmitter: applications are activated
+// on application add and remove (LeafQueue.addApplicationAttempt,
+// removeApplicationAttempt), not at node heartbeats.
+func (a *Activation) OnJobEvents() bool { return true }
+
 // Admit implements sim.Admitter.
 func (a *Activation) Admit(h sim.Handle, j *sim.Job) bool {
 	q := a.q

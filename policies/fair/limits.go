@@ -19,6 +19,11 @@ type maxRunning struct{ conf conf }
 // Passes implements sim.PassingAdmitter.
 func (m *maxRunning) Passes() bool { return true }
 
+// OnJobEvents implements sim.JobEventAdmitter: runnability changes on app
+// add and removal only (MaxRunningAppsEnforcer.canAppBeRunnable,
+// updateRunnabilityOnAppRemoval).
+func (m *maxRunning) OnJobEvents() bool { return true }
+
 // Admit implements sim.Admitter: the job's queue and each of its parents
 // must have room (MaxRunningAppsEnforcer.canAppBeRunnable).
 func (m *maxRunning) Admit(h sim.Handle, j *sim.Job) bool {

@@ -27,6 +27,10 @@ type OneSparkApp struct{}
 // back no other job.
 func (OneSparkApp) Passes() bool { return true }
 
+// OnJobEvents implements sim.JobEventAdmitter: whether a Spark application
+// runs changes only when jobs are admitted or end.
+func (OneSparkApp) OnJobEvents() bool { return true }
+
 // Admit implements sim.Admitter.
 func (OneSparkApp) Admit(h sim.Handle, j *sim.Job) bool {
 	if j.Spec.Framework != "spark" {
