@@ -377,3 +377,29 @@ func TestConfigDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestStepReconsidersWaitingJobs: an action that raises the
+// CapacityScheduler's AM limit lets the jobs waiting on it start within the
+// next interval, as YARN's queue refresh activates them
+// (LeafQueue.reinitialize), though the limit is otherwise checked only when
+// jobs arrive and leave.
+func TestStepReconsidersWaitingJobs(t *testing.T) {
+	e := mustNew(t, Config{Scenario: "autoadmin-66", Policy: "capacity", Controlled: []string{"max_am_percent"}, ControlIntervalS: 5})
+	if _, _, err := e.Reset(1); err != nil {
+		t.Fatal(err)
+	}
+	// max_am_percent over [-1, 1]: 0.02 of the cluster first, then no limit.
+	if _, _, _, _, _, err := e.Step([]float64{0.02}); err != nil {
+		t.Fatal(err)
+	}
+	before := len(e.Sim().Waiting())
+	if before == 0 {
+		t.Fatal("no job waits on a 2 % AM limit after 5 s")
+	}
+	if _, _, _, _, _, err := e.Step([]float64{-1}); err != nil {
+		t.Fatal(err)
+	}
+	if after := len(e.Sim().Waiting()); after != 0 {
+		t.Errorf("%d of %d jobs still wait 5 s after the AM limit was switched off", after, before)
+	}
+}
