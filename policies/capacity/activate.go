@@ -33,7 +33,7 @@ type Activation struct {
 	// afresh; AM counts and memory are whole numbers besides). A new pass
 	// keeps them too while nothing they count has changed (Handle.Epoch,
 	// which admissions also move): the engine passes over the waiting jobs
-	// at every heartbeat.
+	// at every job event (and, under DRESS, every control step).
 	pass   int64
 	epoch  int64
 	seen   int
