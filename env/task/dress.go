@@ -20,3 +20,16 @@ func dressThetaDelta() *Task {
 		Grid:    []int{5, 6},
 	}
 }
+
+// dressMRThetaDelta: DRESS-v0's action on DRESS's MapReduce experiment
+// (Sec. V-B2), whose block-sized tasks (Sec. III-A) release containers every
+// few seconds, where the Spark run's executors hold theirs to their jobs'
+// ends.
+func dressMRThetaDelta() *Task {
+	t := dressThetaDelta()
+	t.ID = "DRESS-MR-v0"
+	t.Doc = "DRESS on its MapReduce experiment (Sec. V-B2: 20 jobs, block-sized tasks, Sec. III-A); the agent sets theta, the share of the cluster's containers below which a job is small-demand, and the reserve ratio delta of the small-demand pool directly (delta_fixed in [0, 1]; below 0 Alg. 3 adapts delta, the paper)"
+	t.Ref = "DRESS Sec. IV-C (theta = 10%, delta), Alg. 3, V-B2, III-A"
+	t.Env.Scenario = "dress-mr"
+	return t
+}

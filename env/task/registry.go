@@ -106,6 +106,7 @@ var table = []func() *Task{
 	autoAdminScale,
 	operaRhoCutoff,
 	dressThetaDelta,
+	dressMRThetaDelta,
 	rasCycle,
 	ikayakSuspend,
 	ikayakCase,
