@@ -108,7 +108,7 @@ func RunWith(ctx repro.Context, o Options) ([]repro.Row, error) {
 			paper, simulated = append(paper, c.Perf), append(simulated, res[i].perf.Mean)
 		}
 		rows = append(rows, meanRow("T4.1 all cells 72 jobs", paper, simulated), belowRow("T4.1 all cells 72 jobs", "cells", simulated, len(ctx.Seeds),
-			"paper: every cell at 88.5 % or more (Table 4.1); headline: none below 85 %. Where cells fall below: the whole batch arrives before any task runs, so R_R is at its 40 % floor and too many AMs are admitted (Alg. 2 line 12); and Eq. 3.1 counts vCores where 3- and 4-vCore containers fit two to an 8-vCore node (TC=3 AMC=3: R_R = 32 admits 10 AMs, leaving 6 of 16 container slots for tasks; the best static setting admits 7)"))
+			"paper: every cell at 88.5 % or more (Table 4.1); headline: none below 85 %. Where cells fall below, cause (b): the whole batch arrives before any task runs, so R_R is at its 40 % floor and too many AMs are admitted (Alg. 2 line 12); and Eq. 3.1 counts vCores where 3- and 4-vCore containers fit two to an 8-vCore node (TC=3 AMC=3: R_R = 32 admits 10 AMs, leaving 6 of 16 container slots for tasks; the best static setting admits 7)"))
 	}
 	if len(o.Mixes) > 0 {
 		r, res, err := heterogeneous(ctx, o)

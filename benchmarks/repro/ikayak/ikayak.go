@@ -241,7 +241,7 @@ func rows(st []repro.Values, pr repro.Values) []repro.Row {
 	rel("Fig. 7(a)", "Spark JCT, iKayak vs YARN-client", "spark_jct", runClient, runIKayak, -50, clientCause)
 	headline()
 	rel("Fig. 7(a)", "Spark JCT, iKayak vs YARN-cluster", "spark_jct", runCluster, runIKayak, -30,
-		"where short: Spark JCT is mostly queueing for the Spark queue (see executor wait, Fig. 8 rows), which placement shortens little")
+		"where short: Spark JCT is mostly queueing for the Spark queue (see executor wait, Fig. 8 rows), which placement shortens little; cause not settled")
 	headline()
 	rel("Fig. 7(b)", "MapReduce JCT, iKayak vs YARN-client", "mr_jct", runClient, runIKayak, -14, clientMRCause)
 	headline()

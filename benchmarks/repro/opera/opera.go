@@ -241,6 +241,8 @@ func experimentRows(e experiment, st func(int) repro.Values) []repro.Row {
 				r.Note = joinNote(r.Note, preserveCause)
 			case vi == 2:
 				r.Note = joinNote(r.Note, neutralCause)
+			case vi == 3:
+				r.Note = joinNote(r.Note, "Where short of the paper (IV-E: -27 % against -39.8 %): not traced, cause not settled")
 			}
 		}
 		rows = append(rows, r)
