@@ -102,18 +102,18 @@ type Sim struct {
 	waiting []*Job // submitted, not admitted, in submission order
 	// finishing: ended jobs whose AM container awaits release (release.go)
 	finishing []*Job
-	active    []*Job   // admitted, not done, in admission order
-	asking    []*Job   // admitted jobs with HasPending, in admission order
-	reserved  []*Node  // nodes with a reservation, in no order
-	admitted  int      // jobs admitted so far
-	admitPass int64    // passes of tryAdmit so far (Handle.AdmitPass)
+	active    []*Job  // admitted, not done, in admission order
+	asking    []*Job  // admitted jobs with HasPending, in admission order
+	reserved  []*Node // nodes with a reservation, in no order
+	admitted  int     // jobs admitted so far
+	admitPass int64   // passes of tryAdmit so far (Handle.AdmitPass)
 	// admitEachBeat: some admitter is not a JobEventAdmitter, so waiting
 	// jobs are reconsidered at every heartbeat; else only at job events
 	// and after ParamsChanged (admitDue).
 	admitEachBeat bool
 	admitDue      bool
-	epoch     int64    // Handle.Epoch: bumped by every change of a container, a task's state or the job lists
-	inv       struct { // what CheckInvariants saw last (checkEpoch)
+	epoch         int64    // Handle.Epoch: bumped by every change of a container, a task's state or the job lists
+	inv           struct { // what CheckInvariants saw last (checkEpoch)
 		checked bool
 		epoch   int64
 		print   uint64
