@@ -92,7 +92,9 @@ package task
 //     the session that started it; run again at 5511a90 it did 9 of the
 //     33 in 38 minutes (a test episode of hour 14 costs 6-30 CPU-s by
 //     setting, 30 at theta 0.02, delta_fixed 0, before Handle.Epoch cut
-//     that setting by a fifth), and the best static's 81 x 20 train-seed
+//     that setting by a fifth, and admission at job events only, 6e97ef2,
+//     by a fifth again: 37.9 -> 29.8 CPU-s on seed 1), and the best
+//     static's 81 x 20 train-seed
 //     grid comes after them: to measure, start it with both cores free
 //     for two hours, register it and run `yarngym baselines DRESS-Ali-v0
 //     --grid --write DIR`.
