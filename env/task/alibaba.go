@@ -30,7 +30,7 @@ var alibabaHourSplits = map[string][]string{
 func dressAlibabaHour() *Task {
 	t := dressFBHour()
 	t.ID = "DRESS-Ali-v0"
-	t.Doc = "DRESS on one hour of the Alibaba 2017 batch trace per seed (43 nodes of 64 vCores; train hours 0-10, validation 11-13, test 14-16); the agent sets theta, the share of the cluster's containers below which a job is small-demand, and the reserve ratio delta of the small-demand pool directly (delta_fixed in [0, 1]; below 0 Alg. 3 adapts delta, the paper)"
+	t.Doc = "DRESS on one hour of the Alibaba 2017 batch trace per seed (43 nodes of 64 vCores; train hours 0-10, validation 11-13, test 14-16); " + dressAction
 	t.Ref = "DRESS Sec. III, Sec. IV-C (theta = 10%, delta), Alg. 3; Alibaba cluster-trace-v2017 batch tables (CloudSimPy's jobs.csv)"
 	t.Env.Scenario = "alibaba-hour"
 	t.Env.HorizonS = 28800

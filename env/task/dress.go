@@ -2,6 +2,9 @@ package task
 
 import "yarngym/env"
 
+// dressAction is what a DRESS task's agent sets, for its Doc.
+const dressAction = "the agent sets theta, the share of the cluster's containers below which a job is small-demand, and the reserve ratio delta of the small-demand pool directly (delta_fixed in [0, 1]; below 0 Alg. 3 adapts delta, the paper)"
+
 // dressThetaDelta: DRESS's job indicator theta and its reserve ratio delta,
 // set by the agent directly as the alternative to Alg. 3; a negative
 // delta_fixed hands delta back to Alg. 3, the paper's mechanism and
@@ -9,7 +12,7 @@ import "yarngym/env"
 func dressThetaDelta() *Task {
 	return &Task{
 		ID:    "DRESS-v0",
-		Doc:   "DRESS on its Spark-on-YARN experiment (Sec. V-B); the agent sets theta, the share of the cluster's containers below which a job is small-demand, and the reserve ratio delta of the small-demand pool directly (delta_fixed in [0, 1]; below 0 Alg. 3 adapts delta, the paper)",
+		Doc:   "DRESS on its Spark-on-YARN experiment (Sec. V-B); " + dressAction,
 		Paper: "DRESS",
 		Ref:   "DRESS Sec. IV-C (theta = 10%, delta), Alg. 3, V-B",
 		Env: env.Config{Scenario: "dress-spark", Policy: "dress", Controlled: []string{"theta", "delta_fixed"},
@@ -28,7 +31,7 @@ func dressThetaDelta() *Task {
 func dressMRThetaDelta() *Task {
 	t := dressThetaDelta()
 	t.ID = "DRESS-MR-v0"
-	t.Doc = "DRESS on its MapReduce experiment (Sec. V-B2: 20 jobs, block-sized tasks, Sec. III-A); the agent sets theta, the share of the cluster's containers below which a job is small-demand, and the reserve ratio delta of the small-demand pool directly (delta_fixed in [0, 1]; below 0 Alg. 3 adapts delta, the paper)"
+	t.Doc = "DRESS on its MapReduce experiment (Sec. V-B2: 20 jobs, block-sized tasks, Sec. III-A); " + dressAction
 	t.Ref = "DRESS Sec. IV-C (theta = 10%, delta), Alg. 3, V-B2, III-A"
 	t.Env.Scenario = "dress-mr"
 	return t

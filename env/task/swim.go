@@ -36,7 +36,7 @@ var fbHourSplits = map[string][]string{
 func dressFBHour() *Task {
 	return &Task{
 		ID:    "DRESS-FB-v0",
-		Doc:   "DRESS on one hour of Facebook's 2009 MapReduce trace per seed (SWIM FB-2009, 20 nodes; train hours 0-15, validation 16-19, test 20-23); the agent sets theta, the share of the cluster's containers below which a job is small-demand, and the reserve ratio delta of the small-demand pool directly (delta_fixed in [0, 1]; below 0 Alg. 3 adapts delta, the paper)",
+		Doc:   "DRESS on one hour of Facebook's 2009 MapReduce trace per seed (SWIM FB-2009, 20 nodes; train hours 0-15, validation 16-19, test 20-23); " + dressAction,
 		Paper: "DRESS",
 		Ref:   "DRESS Sec. IV-C (theta = 10%, delta), Alg. 3; SWIM FB-2009 (24 one-hour samples of a 600-machine cluster)",
 		Env: env.Config{Scenario: "swim-hour", Policy: "dress", Controlled: []string{"theta", "delta_fixed"}, Sets: stallAfter300s,
@@ -65,7 +65,7 @@ func dressFBHour() *Task {
 func dressFBHourCongested() *Task {
 	t := dressFBHour()
 	t.ID = "DRESS-FB5-v0"
-	t.Doc = "DRESS on one hour of Facebook's 2009 MapReduce trace per seed (SWIM FB-2009) on the DRESS paper's congested cluster (5 nodes of 20 vCores, 80 GB; train hours 0-15, validation 16-19, test 20-23); the agent sets theta, the share of the cluster's containers below which a job is small-demand, and the reserve ratio delta of the small-demand pool directly (delta_fixed in [0, 1]; below 0 Alg. 3 adapts delta, the paper)"
+	t.Doc = "DRESS on one hour of Facebook's 2009 MapReduce trace per seed (SWIM FB-2009) on the DRESS paper's congested cluster (5 nodes of 20 vCores, 80 GB; train hours 0-15, validation 16-19, test 20-23); " + dressAction
 	t.Ref = "DRESS Sec. IV-C (theta = 10%, delta), Alg. 3, Sec. V-A1 (5 nodes); SWIM FB-2009 (24 one-hour samples of a 600-machine cluster)"
 	t.Env.Sets = append([]string{"cluster.nodes.0.count=5", "cluster.nodes.0.vcores=20", "cluster.nodes.0.mem_mb=81920"}, stallAfter300s...)
 	return t
