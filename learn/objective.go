@@ -92,10 +92,10 @@ func (o *Objective) Score(action []float64) (task.Stat, error) {
 	return st[0], nil
 }
 
-// ScoreBatch scores several actions at once, every one on every seed, all
-// the episodes stepped side by side in one env.Batch (as many environments
-// as actions x seeds); each is logged in order, as Score would. The
-// returns do not depend on how many are batched or on the worker count.
+// ScoreBatch scores several actions at once, every one on every seed, the
+// episodes stepped side by side by one task.Evaluate (a bounded number in
+// flight, refilled as they end); each is logged in order, as Score would.
+// The returns do not depend on how many are batched or on the worker count.
 func (o *Objective) ScoreBatch(actions [][]float64) ([]task.Stat, error) {
 	clipped := make(task.PerSlot, 0, len(actions)*len(o.Seeds))
 	seeds := make([]uint64, 0, cap(clipped))

@@ -2,6 +2,7 @@ package task
 
 import (
 	"fmt"
+	"runtime"
 
 	"yarngym/env"
 	"yarngym/env/sim"
@@ -31,55 +32,101 @@ type Episode struct {
 // Stalled reports whether the cluster stalled: jobs were left stuck.
 func (e Episode) Stalled() bool { return e.Final.JobsStuck > 0 }
 
+// evalSlotsPerWorker bounds how many episodes Evaluate keeps in flight:
+// that many per worker goroutine, enough to keep every worker busy while
+// slots refill. Without the bound a batch of 1,620 episodes (the best
+// static setting's 81 points x 20 train seeds) held every one of its
+// simulations at once: 20 GB on DRESS-Ali-v0's Alibaba hours.
+const evalSlotsPerWorker = 8
+
 // Evaluate plays one episode per seed with agent, the episodes stepped side
-// by side by an env.Batch of `workers` goroutines (0: GOMAXPROCS). The
-// result is in seed order and does not depend on workers: every episode
-// runs alone, and agent is called on the calling goroutine in slot order.
+// by side by an env.Batch of `workers` goroutines (0: GOMAXPROCS), at most
+// evalSlotsPerWorker per worker in flight: a slot whose episode ends takes
+// the next seed, so memory follows the episodes in flight, not the seeds.
+// The result is in seed order and does not depend on workers: every
+// episode runs alone, agent is told of episode i as slot i (Begin(i, seed),
+// Act(i, ...)) whichever environment plays it, and is called on the
+// calling goroutine.
 func Evaluate(cfg env.Config, seeds []uint64, agent Agent, workers int) ([]Episode, error) {
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	return evaluate(cfg, seeds, agent, workers, evalSlotsPerWorker*max(1, workers))
+}
+
+// evaluate is Evaluate with at most live episodes in flight.
+func evaluate(cfg env.Config, seeds []uint64, agent Agent, workers, live int) ([]Episode, error) {
 	n := len(seeds)
 	if n == 0 {
 		return nil, nil
 	}
-	b, err := env.NewBatch(cfg, n, workers)
+	w := min(n, live)
+	b, err := env.NewBatch(cfg, w, workers)
 	if err != nil {
 		return nil, err
 	}
 	defer b.Close()
 	od, ad := b.ObsDim(), b.ActDim()
-	obs := make([]float32, n*od)
-	act := make([]float64, n*ad)
-	rew := make([]float64, n)
-	term, trunc := make([]bool, n), make([]bool, n)
-	live := make([]bool, n)
-	if err := b.Reset(seeds, nil, obs); err != nil {
+	obs := make([]float32, w*od)
+	act := make([]float64, w*ad)
+	rew := make([]float64, w)
+	term, trunc := make([]bool, w), make([]bool, w)
+	playing := make([]bool, w) // the slot's episode has not ended
+	episode := make([]int, w)  // the episode index the slot plays
+	slotSeeds := make([]uint64, w)
+	for s := range w {
+		episode[s], slotSeeds[s], playing[s] = s, seeds[s], true
+	}
+	if err := b.Reset(slotSeeds, nil, obs); err != nil {
 		return nil, err
 	}
 	out := make([]Episode, n)
-	for i, s := range seeds {
-		out[i].Seed = s
-		live[i] = true
-		agent.Begin(i, s)
+	for s := range w {
+		out[s].Seed = seeds[s]
+		agent.Begin(s, seeds[s])
 	}
-	for left := n; left > 0; {
-		for i := range live {
-			if live[i] {
-				agent.Act(i, obs[i*od:(i+1)*od], act[i*ad:(i+1)*ad])
+	next, left := w, n
+	refill := make([]bool, w)
+	for left > 0 {
+		for s := range w {
+			if playing[s] {
+				agent.Act(episode[s], obs[s*od:(s+1)*od], act[s*ad:(s+1)*ad])
 			}
 		}
-		if err := b.StepSome(live, act, obs, rew, term, trunc); err != nil {
+		if err := b.StepSome(playing, act, obs, rew, term, trunc); err != nil {
 			return nil, err
 		}
 		infos := b.Infos()
-		for i := range live {
-			if !live[i] {
+		refilled := false
+		for s := range w {
+			refill[s] = false
+			if !playing[s] {
 				continue
 			}
-			out[i].Return += rew[i]
-			out[i].Steps++
-			if term[i] || trunc[i] {
-				out[i].Final = infos[i]
-				live[i] = false
-				left--
+			e := &out[episode[s]]
+			e.Return += rew[s]
+			e.Steps++
+			if !term[s] && !trunc[s] {
+				continue
+			}
+			e.Final = infos[s]
+			playing[s] = false
+			left--
+			if next < n {
+				episode[s], slotSeeds[s], playing[s], refill[s] = next, seeds[next], true, true
+				out[next].Seed = seeds[next]
+				next++
+				refilled = true
+			}
+		}
+		if refilled {
+			if err := b.Reset(slotSeeds, refill, obs); err != nil {
+				return nil, err
+			}
+			for s := range w {
+				if refill[s] {
+					agent.Begin(episode[s], slotSeeds[s])
+				}
 			}
 		}
 	}

@@ -235,6 +235,46 @@ func TestEvaluateWorkers(t *testing.T) {
 	}
 }
 
+// TestEvaluateInFlight: the same episodes, bit for bit, whether every
+// episode is in flight at once or only one or two (a slot whose episode
+// ends takes the next seed), with the actions of episode i given to it
+// whichever environment plays it; and Evaluate keeps no more environments
+// than its bound.
+func TestEvaluateInFlight(t *testing.T) {
+	tk, err := Lookup("AutoAdmin-v0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeds := []uint64{4, 9, 2, 4, 7}
+	// Two settings far apart, so episodes differ in length and slots
+	// refill out of step.
+	agent := PerSlot{{0}, {2}, {0.5}, {2}, {1.5}}
+	var runs [][]Episode
+	for _, live := range []int{len(seeds), 1, 2} {
+		eps, err := evaluate(tk.Env, seeds, agent, 2, live)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, eps)
+	}
+	for k, eps := range runs[1:] {
+		for i := range eps {
+			if math.Float64bits(eps[i].Return) != math.Float64bits(runs[0][i].Return) || eps[i].Final != runs[0][i].Final ||
+				eps[i].Steps != runs[0][i].Steps || eps[i].Seed != seeds[i] {
+				t.Fatalf("episode %d (seed %d): %+v all in flight, %+v with %d in flight", i, seeds[i], runs[0][i], eps[i], []int{1, 2}[k])
+			}
+		}
+	}
+	// Preconditions, without which the comparison proves nothing: seed 4
+	// under actions 0 and 2 differs (the actions must follow the episode,
+	// not the slot), and the episodes differ in length (slots refill out of
+	// step).
+	e := runs[0]
+	if e[0].Return == e[3].Return || (e[0].Steps == e[1].Steps && e[1].Steps == e[2].Steps) {
+		t.Errorf("episodes too alike to test the window: %+v", e)
+	}
+}
+
 func TestGridPoints(t *testing.T) {
 	tk := Task{ID: "T-v0", Env: env.Config{Scenario: "quick", Controlled: []string{"max_am_share", "locality_delay"},
 		Bounds: map[string][2]float64{"locality_delay": {0, 3}}}, Grid: []int{3, 5}}
