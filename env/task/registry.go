@@ -64,40 +64,6 @@ package task
 //     seeds it was chosen on), random -29.72 +- 8.72; no setting stalls.
 //     Both constructors (autoAdminFBHour, operaFBHour) are in swim.go at
 //     d8cf7fa.
-//   - Defined (dressAlibabaHour, alibaba.go), its measurement not finished
-//     (the third candidate of issue 27): DRESS
-//     on an Alibaba 2017 batch hour per seed (scenario alibaba-hour, 43
-//     nodes of 64 vCores). DRESS, because its premise is the trace's
-//     shape: jobs of very different container demand in a congested
-//     cluster (Sec. III: small-demand jobs wait behind large ones), each
-//     job a run of phases whose tasks have one length (Sec. III-A; a row
-//     of the csv is instances_num instances of one mean duration). The
-//     other papers need what the csv lacks: AutoAdmin AMs (the trace has
-//     none), OPERA usage below the request, iKayak Spark beside MapReduce,
-//     RAS per-phase profiles and completion-time goals. Definition: DRESS-v0's
-//     action (theta over [0.02, 0.5], delta_fixed over [-0.25, 1], 5 x 6
-//     grid, default (0.1, -0.25), 30 s interval), stallAfter300s, mean
-//     slowdown, the shared seeds; splits by a rule fixed before measuring:
-//     of the 17 hours (16 whole, a 37-minute 17th) the first 2/3 train
-//     (hours 0-10), the next 1/6 validation (11-13), the last 1/6 test
-//     (14-16); the horizon the smallest whole number of hours by which every
-//     hour finishes under the paper default (as DRESS-FB-v0's was set from
-//     the default's runs, never from the grid's). Not measured for cost: an
-//     hour holds 46,000 to 650,000 task instances (the test hours 650,000,
-//     283,000 and 145,000). Under the paper default (seed 1, at 3764d31)
-//     an hour costs 0.6-2.6 CPU-s (hours 0-12), 9.4 (13), 19-23 (14), 6.1
-//     (15) and 1.6 (16), and ends by 28,161 s (hour 9): the horizon is
-//     28,800 s. `yarngym baselines` with it registered ran 33 settings on
-//     the test seeds in about two hours on two loaded cores, longer than
-//     the session that started it; run again at 5511a90 it did 9 of the
-//     33 in 38 minutes (a test episode of hour 14 costs 6-30 CPU-s by
-//     setting, 30 at theta 0.02, delta_fixed 0, before Handle.Epoch cut
-//     that setting by a fifth, and admission at job events only, 6e97ef2,
-//     by a fifth again: 37.9 -> 29.8 CPU-s on seed 1), and the best
-//     static's 81 x 20 train-seed
-//     grid comes after them: to measure, start it with both cores free
-//     for two hours, register it and run `yarngym baselines DRESS-Ali-v0
-//     --grid --write DIR`.
 //
 // Registered as a control task (Task.Control; its grid's spread is not
 // confirmed on held-out seeds, a negative control for learners): iKayak's
@@ -113,4 +79,5 @@ var table = []func() *Task{
 	ikayakSuspend,
 	ikayakCase,
 	dressFBHourCongested,
+	dressAlibabaHour,
 }
