@@ -3,6 +3,7 @@ package task
 import (
 	"fmt"
 	"runtime"
+	"slices"
 
 	"yarngym/env"
 	"yarngym/env/sim"
@@ -72,22 +73,32 @@ func evaluate(cfg env.Config, seeds []uint64, agent Agent, workers, live int) ([
 	rew := make([]float64, w)
 	term, trunc := make([]bool, w), make([]bool, w)
 	playing := make([]bool, w) // the slot's episode has not ended
+	start := make([]bool, w)   // the slot takes a new episode before the next step
 	episode := make([]int, w)  // the episode index the slot plays
 	slotSeeds := make([]uint64, w)
-	for s := range w {
-		episode[s], slotSeeds[s], playing[s] = s, seeds[s], true
-	}
-	if err := b.Reset(slotSeeds, nil, obs); err != nil {
-		return nil, err
-	}
 	out := make([]Episode, n)
-	for s := range w {
-		out[s].Seed = seeds[s]
-		agent.Begin(s, seeds[s])
+	next, left := 0, n
+	// take gives slot s the next episode; it starts at the next Reset.
+	take := func(s int) {
+		episode[s], slotSeeds[s], playing[s], start[s] = next, seeds[next], true, true
+		out[next].Seed = seeds[next]
+		next++
 	}
-	next, left := w, n
-	refill := make([]bool, w)
+	for s := range w {
+		take(s)
+	}
 	for left > 0 {
+		if slices.Contains(start, true) {
+			if err := b.Reset(slotSeeds, start, obs); err != nil {
+				return nil, err
+			}
+			for s := range w {
+				if start[s] {
+					agent.Begin(episode[s], slotSeeds[s])
+					start[s] = false
+				}
+			}
+		}
 		for s := range w {
 			if playing[s] {
 				agent.Act(episode[s], obs[s*od:(s+1)*od], act[s*ad:(s+1)*ad])
@@ -97,35 +108,19 @@ func evaluate(cfg env.Config, seeds []uint64, agent Agent, workers, live int) ([
 			return nil, err
 		}
 		infos := b.Infos()
-		refilled := false
 		for s := range w {
-			refill[s] = false
 			if !playing[s] {
 				continue
 			}
 			e := &out[episode[s]]
 			e.Return += rew[s]
 			e.Steps++
-			if !term[s] && !trunc[s] {
-				continue
-			}
-			e.Final = infos[s]
-			playing[s] = false
-			left--
-			if next < n {
-				episode[s], slotSeeds[s], playing[s], refill[s] = next, seeds[next], true, true
-				out[next].Seed = seeds[next]
-				next++
-				refilled = true
-			}
-		}
-		if refilled {
-			if err := b.Reset(slotSeeds, refill, obs); err != nil {
-				return nil, err
-			}
-			for s := range w {
-				if refill[s] {
-					agent.Begin(episode[s], slotSeeds[s])
+			if term[s] || trunc[s] {
+				e.Final = infos[s]
+				playing[s] = false
+				left--
+				if next < n {
+					take(s)
 				}
 			}
 		}
