@@ -12,6 +12,17 @@ type Order interface {
 	Less(h sim.Handle, a, b *sim.Job) bool
 }
 
+// KeyOrder is an Order whose ranking is a key per job: Keys fills keys[i]
+// for jobs[i] (after Prepare), distinct keys, such that Less(a, b) holds
+// exactly when a's key is the smaller, or returns false where it cannot
+// (the ranking is then sorted by Less). The allocator ranks on every
+// assignment, so a key computed once per job saves the interface calls of
+// every comparison of the sort, with the same ranking.
+type KeyOrder interface {
+	Order
+	Keys(h sim.Handle, jobs []*sim.Job, keys []uint64) bool
+}
+
 // Limit may refuse to give task t to its job on this heartbeat (Fair's
 // maxAMShare, Capacity's max-capacity).
 type Limit interface {
@@ -120,6 +131,8 @@ type Allocator struct {
 	maxAlloc   sim.Res         // the largest node's capacity
 	delays     []delay         // by job ID: delay scheduling's state
 	jobs       []*sim.Job
+	keys       []uint64             // KeyOrder's keys for jobs
+	keyed      []keyedJob           // jobs with their keys, sorted
 	wait       map[int32]waitFactor // by job ID: the cached locality wait factor
 }
 
@@ -349,7 +362,7 @@ func (a *Allocator) rank(h sim.Handle, considers func(sim.Handle, *sim.Job) bool
 		return
 	}
 	a.Order.Prepare(h)
-	if len(a.jobs) > 1 {
+	if len(a.jobs) > 1 && !a.sortByKeys(h) {
 		slices.SortStableFunc(a.jobs, func(x, y *sim.Job) int {
 			switch {
 			case a.Order.Less(h, x, y):
@@ -360,6 +373,49 @@ func (a *Allocator) rank(h sim.Handle, considers func(sim.Handle, *sim.Job) bool
 			return 0
 		})
 	}
+}
+
+// keyedJob is a job with its KeyOrder key.
+type keyedJob struct {
+	key uint64
+	job *sim.Job
+}
+
+// sortByKeys sorts a.jobs by the order's keys when it is a KeyOrder that
+// gives them, and reports whether it did. The keys are distinct, so an
+// unstable sort gives the stable sort's ranking; the jobs usually come
+// already in order (Asking is in admission order, most orders first in,
+// first out), which the check before the sort finds in one pass.
+func (a *Allocator) sortByKeys(h sim.Handle) bool {
+	ko, ok := a.Order.(KeyOrder)
+	if !ok {
+		return false
+	}
+	n := len(a.jobs)
+	a.keys = slices.Grow(a.keys[:0], n)[:n]
+	if !ko.Keys(h, a.jobs, a.keys) {
+		return false
+	}
+	a.keyed = a.keyed[:0]
+	for i, j := range a.jobs {
+		a.keyed = append(a.keyed, keyedJob{a.keys[i], j})
+	}
+	byKey := func(x, y keyedJob) int {
+		switch {
+		case x.key < y.key:
+			return -1
+		case x.key > y.key:
+			return 1
+		}
+		return 0
+	}
+	if !slices.IsSortedFunc(a.keyed, byKey) {
+		slices.SortFunc(a.keyed, byKey)
+		for i := range a.keyed {
+			a.jobs[i] = a.keyed[i].job
+		}
+	}
+	return true
 }
 
 // Ranked returns the jobs wanting containers in the order's ranking (valid

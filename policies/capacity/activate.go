@@ -106,7 +106,7 @@ func (a *Activation) sums(h sim.Handle) {
 	} else {
 		for _, o := range act[a.seen:] {
 			a.count(h, o)
-			a.q.index(base.QueueOf(o))
+			a.q.jobIndex(o)
 			a.growPer()
 			a.root += a.q.addUsage(a.per, o)
 		}

@@ -3,6 +3,7 @@ package capacity
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"yarngym/env/sim"
 	"yarngym/policies/base"
@@ -26,6 +27,12 @@ type Queues struct {
 	// times the queue's capacity (all jobs here are one user's).
 	UserLimitFactor float64
 	run             sim.Handle // the run, as the engine last handed it over
+	// jobQueue caches each job's queue index plus one (0: not looked up
+	// yet), by job ID (a run's IDs count up from 0): the ranking compares
+	// queues on every pair of jobs it sorts, and reading the index here
+	// costs neither the job's spec nor a name comparison.
+	jobQueue []int32
+	present  []int // Keys: the queues of the jobs ranked, in rank order
 }
 
 // queue is one queue's configuration and its usage at this heartbeat. A
@@ -56,6 +63,9 @@ func (q *Queues) of(name string) *queue {
 
 // Prepare implements base.Order: each queue's usage, reservations included.
 func (q *Queues) Prepare(h sim.Handle) {
+	if q.run != h {
+		q.jobQueue = q.jobQueue[:0] // another run's jobs
+	}
 	q.run = h
 	for i := range q.queues {
 		q.queues[i].used = sim.Res{}
@@ -65,11 +75,11 @@ func (q *Queues) Prepare(h sim.Handle) {
 	// A parent's usage is its children's.
 	for _, jobs := range [2][]*sim.Job{h.Active(), h.Finishing()} {
 		for _, j := range jobs {
-			q.charge(q.index(base.QueueOf(j)), j.Alloc.Sub(j.OppAlloc))
+			q.charge(q.jobIndex(j), j.Alloc.Sub(j.OppAlloc))
 		}
 	}
 	for _, n := range h.ReservedNodes() {
-		q.charge(q.index(base.QueueOf(n.Reserved.Job)), h.Normalized(n.Reserved.Req))
+		q.charge(q.jobIndex(n.Reserved.Job), h.Normalized(n.Reserved.Req))
 	}
 }
 
@@ -91,28 +101,86 @@ func (qu *queue) usedCapacity(h sim.Handle) float64 {
 // order (PriorityUtilizationQueueOrderingPolicy); a queue's jobs first in,
 // first out (FifoOrderingPolicy: priority, then application id).
 func (q *Queues) Less(h sim.Handle, a, b *sim.Job) bool {
-	qa, qb := base.QueueOf(a), base.QueueOf(b)
-	if qa == qb {
-		return a.ID < b.ID
+	if c := q.compareQueues(h, q.jobIndex(a), q.jobIndex(b)); c != 0 {
+		return c < 0
+	}
+	return a.ID < b.ID
+}
+
+// compareQueues is Less between queues i and k: -1 when i's jobs go first,
+// 1 when k's do, 0 when i is k or one holds the other (their jobs then go
+// by application id).
+func (q *Queues) compareQueues(h sim.Handle, i, k int) int {
+	if i == k {
+		return 0
 	}
 	// Queues in different places are compared where their paths part
 	// (ParentQueue sorts its children).
-	ia, ib := q.siblings(q.index(qa), q.index(qb))
+	ia, ib := q.siblings(i, k)
 	if ia == ib {
-		return a.ID < b.ID
+		return 0
 	}
 	used := (*queue).usedCapacity
 	if q.dominant() {
 		used = (*queue).usedCapacityDominant
 	}
-	ua, ub := used(&q.queues[ia], h), used(&q.queues[ib], h)
-	if ua != ub {
-		return ua < ub
+	first := func(aFirst bool) int {
+		if aFirst {
+			return -1
+		}
+		return 1
+	}
+	if ua, ub := used(&q.queues[ia], h), used(&q.queues[ib], h); ua != ub {
+		return first(ua < ub)
 	}
 	if ca, cb := q.queues[ia].capacity, q.queues[ib].capacity; ca != cb {
-		return ca > cb
+		return first(ca > cb)
 	}
-	return ia < ib
+	return first(ia < ib)
+}
+
+// Keys implements base.KeyOrder: the rank of the job's queue among the
+// jobs' queues (by compareQueues), then the application id. Where one of
+// the jobs' queues holds another, Less's queue order is no ranking of
+// queues (a parent's jobs tie with each child's) and Keys declines.
+func (q *Queues) Keys(h sim.Handle, jobs []*sim.Job, keys []uint64) bool {
+	q.present = q.present[:0]
+	for x, j := range jobs {
+		i := q.jobIndex(j)
+		keys[x] = uint64(i) // the queue for now, its rank below
+		if !slices.Contains(q.present, i) {
+			q.present = append(q.present, i)
+		}
+	}
+	if len(q.present) > 1 {
+		for x, i := range q.present {
+			for _, k := range q.present[x+1:] {
+				if q.compareQueues(h, i, k) == 0 {
+					return false
+				}
+			}
+		}
+		slices.SortFunc(q.present, func(i, k int) int { return q.compareQueues(h, i, k) })
+	}
+	for x, j := range jobs {
+		keys[x] = uint64(slices.Index(q.present, int(keys[x])))<<32 | uint64(j.ID)
+	}
+	return true
+}
+
+// jobIndex returns the index of job j's queue (see jobQueue).
+func (q *Queues) jobIndex(j *sim.Job) int {
+	id := int(j.ID)
+	if id < len(q.jobQueue) {
+		if k := q.jobQueue[id]; k > 0 {
+			return int(k) - 1
+		}
+	} else {
+		q.jobQueue = append(q.jobQueue, make([]int32, id+1-len(q.jobQueue))...)
+	}
+	i := q.index(base.QueueOf(j))
+	q.jobQueue[id] = int32(i + 1)
+	return i
 }
 
 func (q *Queues) index(name string) int {
@@ -135,7 +203,7 @@ func (q *Queues) Allow(h sim.Handle, t *sim.Task, n *sim.Node) bool {
 	if n.Reserved == t {
 		return true // charged when reserved: fulfilling it checks no limit (LeafQueue.accept)
 	}
-	i := q.index(base.QueueOf(t.Job))
+	i := q.jobIndex(t.Job)
 	mem := float64(h.Capacity().MemMB)
 	req := t.Req
 	if !t.Sized {
@@ -166,7 +234,7 @@ func (q *Queues) Allow(h sim.Handle, t *sim.Task, n *sim.Node) bool {
 // of one of its reservations (LeafQueue.canAssignToUser sets
 // amountNeededUnreserve; base.Allocator.OverUserLimit).
 func (q *Queues) OverUserLimit(h sim.Handle, j *sim.Job) bool {
-	qu := q.of(base.QueueOf(j))
+	qu := &q.queues[q.jobIndex(j)]
 	if q.dominant() {
 		return greater(toD(qu.used), q.userLimitDominant(h, qu), toD(h.Capacity()))
 	}
@@ -199,7 +267,7 @@ func (q *Queues) userLimitMB(h sim.Handle, qu *queue) float64 {
 
 // Launched keeps the per-queue usage current within a heartbeat.
 func (q *Queues) Launched(h sim.Handle, t *sim.Task) {
-	q.charge(q.index(base.QueueOf(t.Job)), t.Alloc)
+	q.charge(q.jobIndex(t.Job), t.Alloc)
 }
 
 // NewQueues validates the spec's queues: capacities in [0, 1], the
@@ -313,7 +381,7 @@ func (q *Queues) AssignHeadroom(h sim.Handle, j *sim.Job) sim.Res {
 	room := float64(free.MemMB)
 	// used: the ranking's snapshot, kept current by Launched; the
 	// tightest of the queue's and its parents' max-capacities.
-	for a := q.index(base.QueueOf(j)); a >= 0; a = q.queues[a].parent {
+	for a := q.jobIndex(j); a >= 0; a = q.queues[a].parent {
 		room = math.Min(room, q.queues[a].maxCap*mem-float64(q.queues[a].used.MemMB))
 	}
 	return sim.Res{MemMB: int64(math.Floor(room)), VCores: free.VCores}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"yarngym/env/sim"
-	"yarngym/policies/base"
 )
 
 // The queue hierarchy: a queue named PARENT.CHILD is CHILD of PARENT
@@ -128,7 +127,7 @@ func (q *Queues) currentMB(i int, mem float64, used func(int) float64, rootUsed 
 func (q *Queues) usage(jobSets ...[]*sim.Job) (per []float64, root float64) {
 	for _, jobs := range jobSets {
 		for _, j := range jobs {
-			q.index(base.QueueOf(j))
+			q.jobIndex(j)
 		}
 	}
 	per = make([]float64, len(q.queues))
@@ -145,7 +144,7 @@ func (q *Queues) usage(jobSets ...[]*sim.Job) (per []float64, root float64) {
 // returns it, for the root.
 func (q *Queues) addUsage(per []float64, j *sim.Job) float64 {
 	m := float64(j.Alloc.MemMB - j.OppAlloc.MemMB)
-	for a := q.index(base.QueueOf(j)); a >= 0; a = q.queues[a].parent {
+	for a := q.jobIndex(j); a >= 0; a = q.queues[a].parent {
 		per[a] += m
 	}
 	return m

@@ -52,7 +52,7 @@ type Dress struct {
 	totR       float64
 	memPerUnit float64
 	delta      float64
-	jobs       map[int32]*jobInfo
+	jobs       []*jobInfo // by job ID (a run's IDs count up from 0); nil once ended
 	used       [2]float64
 	usedAt     sim.Ms
 	usedEpoch  int64 // Handle.Epoch when used was last summed afresh
@@ -100,7 +100,7 @@ func New(sp base.Spec) (*sim.Policy, error) {
 	if !ok {
 		return nil, fmt.Errorf("dress: capacity's allocator is a %T, not a *base.Allocator", p.Allocate)
 	}
-	d := &Dress{jobs: map[int32]*jobInfo{}}
+	d := &Dress{}
 	a.Limits = append(a.Limits, d)
 	a.Hooks = append(a.Hooks, d)
 	p.Name = "dress"
@@ -139,8 +139,8 @@ func (d *Dress) Delta() float64 {
 
 // Category returns the category (SD or LD) of job id, or -1 if unknown.
 func (d *Dress) Category(id int32) int {
-	if in := d.jobs[id]; in != nil {
-		return in.cat
+	if int(id) < len(d.jobs) && d.jobs[id] != nil {
+		return d.jobs[id].cat
 	}
 	return -1
 }
@@ -172,7 +172,7 @@ func (d *Dress) attach(h sim.Handle) {
 	d.totR = float64(c.VCores)
 	d.memPerUnit = float64(c.MemMB) / float64(c.VCores)
 	d.delta = clamp(d.DeltaInit, d.DeltaMin, d.DeltaMax)
-	d.jobs = map[int32]*jobInfo{}
+	d.jobs = d.jobs[:0]
 	d.used, d.usedAt, d.dirty = [2]float64{}, -1, true
 	d.last, d.phases = Demand{}, 0
 }
@@ -208,14 +208,17 @@ func (d *Dress) classify(h sim.Handle, j *sim.Job) *jobInfo {
 	if req <= d.Theta*basis {
 		in.cat = SD
 	}
+	if id := int(j.ID); id >= len(d.jobs) {
+		d.jobs = append(d.jobs, make([]*jobInfo, id+1-len(d.jobs))...)
+	}
 	d.jobs[j.ID] = in
 	return in
 }
 
 func (d *Dress) info(h sim.Handle, j *sim.Job) *jobInfo {
 	d.attach(h)
-	if in := d.jobs[j.ID]; in != nil {
-		return in
+	if int(j.ID) < len(d.jobs) && d.jobs[j.ID] != nil {
+		return d.jobs[j.ID]
 	}
 	return d.classify(h, j)
 }
@@ -343,7 +346,9 @@ func (d *Dress) JobArrived(h sim.Handle, j *sim.Job) { d.info(h, j) }
 func (d *Dress) JobFinished(h sim.Handle, j *sim.Job) {
 	d.attach(h)
 	d.dirty = true
-	delete(d.jobs, j.ID)
+	if int(j.ID) < len(d.jobs) {
+		d.jobs[j.ID] = nil
+	}
 }
 
 func (d *Dress) check(in *jobInfo, now sim.Ms) {

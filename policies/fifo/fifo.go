@@ -23,6 +23,14 @@ func (Order) IdleNoop() bool { return true }
 // Less implements base.Order.
 func (Order) Less(_ sim.Handle, a, b *sim.Job) bool { return a.ID < b.ID }
 
+// Keys implements base.KeyOrder: the job ID.
+func (Order) Keys(_ sim.Handle, jobs []*sim.Job, keys []uint64) bool {
+	for i, j := range jobs {
+		keys[i] = uint64(j.ID)
+	}
+	return true
+}
+
 // New builds a FIFO policy.
 func New(base.Spec) (*sim.Policy, error) {
 	a := &base.Allocator{Order: Order{}, Reserve: true}
