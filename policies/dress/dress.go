@@ -236,6 +236,13 @@ func (d *Dress) refresh(h sim.Handle) {
 	}
 	d.used = [2]float64{}
 	for _, j := range h.Active() {
+		if j.Running == 0 {
+			// It holds no container (AM, task or idle executor): it would
+			// add +0 to a sum that is never -0. Every active job was
+			// classified when it arrived (JobArrived), so skipping it here
+			// classifies nothing later than before.
+			continue
+		}
 		in := d.info(h, j)
 		if am := j.AM; am != nil && am.State == sim.TaskRunning && am.Container == sim.Guaranteed {
 			d.used[in.cat] += d.Units(am.Req)
