@@ -17,7 +17,9 @@ type Order interface {
 // exactly when a's key is the smaller, or returns false where it cannot
 // (the ranking is then sorted by Less). The allocator ranks on every
 // assignment, so a key computed once per job saves the interface calls of
-// every comparison of the sort, with the same ranking.
+// every comparison of the sort, with the same ranking. An order that
+// embeds a KeyOrder and changes its Less must change Keys too (or decline
+// in it): the promoted Keys would rank by the embedded order.
 type KeyOrder interface {
 	Order
 	Keys(h sim.Handle, jobs []*sim.Job, keys []uint64) bool
