@@ -1,6 +1,7 @@
 package base
 
 import (
+	"cmp"
 	"slices"
 
 	"yarngym/env/sim"
@@ -402,15 +403,7 @@ func (a *Allocator) sortByKeys(h sim.Handle) bool {
 	for i, j := range a.jobs {
 		a.keyed = append(a.keyed, keyedJob{a.keys[i], j})
 	}
-	byKey := func(x, y keyedJob) int {
-		switch {
-		case x.key < y.key:
-			return -1
-		case x.key > y.key:
-			return 1
-		}
-		return 0
-	}
+	byKey := func(x, y keyedJob) int { return cmp.Compare(x.key, y.key) }
 	if !slices.IsSortedFunc(a.keyed, byKey) {
 		slices.SortFunc(a.keyed, byKey)
 		for i := range a.keyed {

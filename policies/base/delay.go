@@ -29,9 +29,7 @@ func (a *Allocator) perRun(h sim.Handle) {
 // delayOf is job j's delay scheduling state in h's run.
 func (a *Allocator) delayOf(h sim.Handle, j *sim.Job) *delay {
 	a.perRun(h)
-	if int(j.ID) >= len(a.delays) {
-		a.delays = append(a.delays, make([]delay, int(j.ID)+1-len(a.delays))...)
-	}
+	a.delays = ByJobID(a.delays, j.ID)
 	return &a.delays[j.ID]
 }
 

@@ -1,6 +1,7 @@
 package capacity_test
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -75,7 +76,7 @@ func TestKeysRankLikeLess(t *testing.T) {
 				for i := range got {
 					got[i] = i
 				}
-				slices.SortFunc(got, func(a, b int) int { return compareU64(keys[a], keys[b]) })
+				slices.SortFunc(got, func(a, b int) int { return cmp.Compare(keys[a], keys[b]) })
 				for i, k := range got {
 					if jobs[k] != want[i] {
 						t.Fatalf("%s: rank %d is job %d by Keys, job %d by Less", name, i, jobs[k].ID, want[i].ID)
@@ -88,16 +89,6 @@ func TestKeysRankLikeLess(t *testing.T) {
 	if ranked == 0 || declined == 0 {
 		t.Fatalf("ranked %d rankings, declined %d: both cases must be exercised", ranked, declined)
 	}
-}
-
-func compareU64(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // keysCluster lays out 2-12 jobs in random queues (and, with inParent, one

@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -124,19 +125,13 @@ func (q *Queues) compareQueues(h sim.Handle, i, k int) int {
 	if q.dominant() {
 		used = (*queue).usedCapacityDominant
 	}
-	first := func(aFirst bool) int {
-		if aFirst {
-			return -1
-		}
-		return 1
+	if c := cmp.Compare(used(&q.queues[ia], h), used(&q.queues[ib], h)); c != 0 {
+		return c
 	}
-	if ua, ub := used(&q.queues[ia], h), used(&q.queues[ib], h); ua != ub {
-		return first(ua < ub)
+	if c := cmp.Compare(q.queues[ib].capacity, q.queues[ia].capacity); c != 0 {
+		return c // the larger capacity first
 	}
-	if ca, cb := q.queues[ia].capacity, q.queues[ib].capacity; ca != cb {
-		return first(ca > cb)
-	}
-	return first(ia < ib)
+	return cmp.Compare(ia, ib)
 }
 
 // Keys implements base.KeyOrder: the rank of the job's queue among the
@@ -170,16 +165,12 @@ func (q *Queues) Keys(h sim.Handle, jobs []*sim.Job, keys []uint64) bool {
 
 // jobIndex returns the index of job j's queue (see jobQueue).
 func (q *Queues) jobIndex(j *sim.Job) int {
-	id := int(j.ID)
-	if id < len(q.jobQueue) {
-		if k := q.jobQueue[id]; k > 0 {
-			return int(k) - 1
-		}
-	} else {
-		q.jobQueue = append(q.jobQueue, make([]int32, id+1-len(q.jobQueue))...)
+	q.jobQueue = base.ByJobID(q.jobQueue, j.ID)
+	if k := q.jobQueue[j.ID]; k > 0 {
+		return int(k) - 1
 	}
 	i := q.index(base.QueueOf(j))
-	q.jobQueue[id] = int32(i + 1)
+	q.jobQueue[j.ID] = int32(i + 1)
 	return i
 }
 

@@ -139,10 +139,19 @@ func (d *Dress) Delta() float64 {
 
 // Category returns the category (SD or LD) of job id, or -1 if unknown.
 func (d *Dress) Category(id int32) int {
-	if int(id) < len(d.jobs) && d.jobs[id] != nil {
-		return d.jobs[id].cat
+	if in := d.known(id); in != nil {
+		return in.cat
 	}
 	return -1
+}
+
+// known returns job id's category and tracker, nil before it is classified
+// or after it ended.
+func (d *Dress) known(id int32) *jobInfo {
+	if int(id) < len(d.jobs) {
+		return d.jobs[id]
+	}
+	return nil
 }
 
 // Used returns the containers the SD and LD jobs hold now.
@@ -208,17 +217,15 @@ func (d *Dress) classify(h sim.Handle, j *sim.Job) *jobInfo {
 	if req <= d.Theta*basis {
 		in.cat = SD
 	}
-	if id := int(j.ID); id >= len(d.jobs) {
-		d.jobs = append(d.jobs, make([]*jobInfo, id+1-len(d.jobs))...)
-	}
+	d.jobs = base.ByJobID(d.jobs, j.ID)
 	d.jobs[j.ID] = in
 	return in
 }
 
 func (d *Dress) info(h sim.Handle, j *sim.Job) *jobInfo {
 	d.attach(h)
-	if int(j.ID) < len(d.jobs) && d.jobs[j.ID] != nil {
-		return d.jobs[j.ID]
+	if in := d.known(j.ID); in != nil {
+		return in
 	}
 	return d.classify(h, j)
 }
