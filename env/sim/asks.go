@@ -272,7 +272,7 @@ func (s *Sim) giveExcess(t *Task, n *Node, alloc Res) {
 	s.containerSeq++
 	t.LaunchSeq = s.containerSeq // the stand-in's: its batch entry carries it
 	if st := t.Stage; st.asks != nil {
-		s.given(t, n, s.askLevel(st, n))
+		s.given(t, n, max(s.askLevel(st, n), s.typeFloor))
 	} else {
 		st.asked--
 		st.givenSince++

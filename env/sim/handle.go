@@ -69,6 +69,7 @@ type Handle interface {
 	// The scheduler's actions.
 
 	Launch(t *Task, n *Node, kind ContainerKind) error
+	LaunchTyped(t *Task, n *Node, kind ContainerKind, level Locality) error
 	LaunchShrunk(t *Task, n *Node, alloc Res) error
 	Reserve(n *Node, t *Task) error
 	ReserveRequest(n *Node, t *Task)
@@ -122,6 +123,9 @@ func (h *handle) LocationAsks(st *Stage) (int, bool)             { return h.s.Lo
 func (h *handle) LocalityOf(t *Task, n *Node) Locality           { return h.s.LocalityOf(t, n) }
 func (h *handle) ContainerLevel(t *Task, n *Node) Locality       { return h.s.ContainerLevel(t, n) }
 func (h *handle) Launch(t *Task, n *Node, k ContainerKind) error { return h.s.Launch(t, n, k) }
+func (h *handle) LaunchTyped(t *Task, n *Node, k ContainerKind, l Locality) error {
+	return h.s.LaunchTyped(t, n, k, l)
+}
 func (h *handle) LaunchShrunk(t *Task, n *Node, alloc Res) error {
 	return h.s.LaunchShrunk(t, n, alloc)
 }

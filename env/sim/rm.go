@@ -40,6 +40,24 @@ func (s *Sim) Launch(t *Task, n *Node, kind ContainerKind) error {
 	return s.launch(t, n, kind, s.booked(t.Req, n))
 }
 
+// LaunchTyped is Launch for a container the scheduler allocates at locality
+// type level (Hadoop's NodeType) where the request table's counts
+// (ContainerLevel) would make it more local. The CapacityScheduler tries a
+// node's host, then its rack, then any node, each only once its delay
+// allows (RegularContainerAllocator.assignContainersOnNode, canAssign):
+// when the off-switch delay has passed and the rack-local one has not, a
+// container on a node of a rack the job asks for is given through the
+// off-switch path and typed OFF_SWITCH. The type decides which counts go
+// down (LocalityAppPlacementAllocator.allocate: any-node only for
+// OFF_SWITCH) and is what GivenLevel reports (a CapacityScheduler heartbeat
+// ends after an off-switch container). A level more local than
+// ContainerLevel is taken as ContainerLevel.
+func (s *Sim) LaunchTyped(t *Task, n *Node, kind ContainerKind, level Locality) error {
+	s.typeFloor = level
+	defer func() { s.typeFloor = NodeLocal }()
+	return s.launch(t, n, kind, s.booked(t.Req, n))
+}
+
 // booked is what a container for request r holds on node n: r as the
 // policy normalizes it (a typed-slot TaskTracker's slots are not rounded).
 func (s *Sim) booked(r Res, n *Node) Res {
@@ -178,7 +196,7 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 			}
 		}
 		if st.asks != nil && t.stall > 0 {
-			s.given(t, n, s.askLevel(st, n))
+			s.given(t, n, max(s.askLevel(st, n), s.typeFloor))
 		}
 	}
 	s.stats.Launched++

@@ -331,6 +331,12 @@ func (c *Cluster) Launch(t *sim.Task, n *sim.Node, kind sim.ContainerKind) error
 	return nil
 }
 
+// LaunchTyped is Launch: the fake cluster keeps no request table whose
+// counts a container's type would decide.
+func (c *Cluster) LaunchTyped(t *sim.Task, n *sim.Node, kind sim.ContainerKind, _ sim.Locality) error {
+	return c.Launch(t, n, kind)
+}
+
 func (c *Cluster) LaunchShrunk(t *sim.Task, n *sim.Node, alloc sim.Res) error {
 	if err := c.start(t, n, alloc); err != nil {
 		return err

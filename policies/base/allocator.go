@@ -136,6 +136,7 @@ type Allocator struct {
 	jobs       []*sim.Job
 	keys       []uint64             // KeyOrder's keys for jobs
 	keyed      []keyedJob           // jobs with their keys, sorted
+	typed      typedTask            // TaskFor's last typed container (launchType)
 	wait       map[int32]waitFactor // by job ID: the cached locality wait factor
 }
 
@@ -236,14 +237,14 @@ func (a *Allocator) Allocate(h sim.Handle, n *sim.Node) {
 			}
 			return
 		}
-		level := h.ContainerLevel(t, n)
+		level := a.allocationType(h, t, n)
 		if a.FairLocality && a.LocalityDelay > 0 && t.Kind == sim.KindMap && level > fairAllowed(t.Job, a.delayOf(h, t.Job), int(a.LocalityDelay)) {
 			// FSAppAttempt.assignReservedContainer tries the reserved
 			// request under delay scheduling too: not yet at this level,
 			// the reservation stands and the node assigns nothing else.
 			return
 		}
-		if a.Allowed(h, t, n) && h.Launch(t, n, sim.Guaranteed) == nil {
+		if a.Allowed(h, t, n) && h.LaunchTyped(t, n, sim.Guaranteed, level) == nil {
 			a.allocated(h, t, level)
 			a.launched(h, t)
 			if a.ReservedAlone {
@@ -328,8 +329,8 @@ func (a *Allocator) assignOne(h sim.Handle, n *sim.Node) *sim.Task {
 				continue // nothing of its own to give up: LOCALITY_SKIPPED
 			}
 		}
-		level := h.ContainerLevel(t, n)
-		if err := h.Launch(t, n, sim.Guaranteed); err != nil {
+		level := a.launchType(h, t, n)
+		if err := h.LaunchTyped(t, n, sim.Guaranteed, level); err != nil {
 			panic(err) // TaskFor returned a requestable task that fits: a bug
 		}
 		if giveUp >= 0 {
@@ -423,6 +424,7 @@ func (a *Allocator) Ranked(h sim.Handle) []*sim.Job {
 // TaskFor returns job j's next task for node n under delay scheduling and
 // the limits, or nil.
 func (a *Allocator) TaskFor(h sim.Handle, j *sim.Job, n *sim.Node) *sim.Task {
+	a.typed = typedTask{}
 	offered := a.offered(h, n)
 	dl := a.delayOf(h, j)
 	max := sim.OffRack
@@ -465,11 +467,50 @@ func (a *Allocator) TaskFor(h sim.Handle, j *sim.Job, n *sim.Node) *sim.Task {
 		// A node-local assignment resets the missed opportunities; so
 		// does a rack-local one in the CapacityScheduler
 		// (rack-locality-full-reset, default true).
-		if l := h.ContainerLevel(t, n); l == sim.NodeLocal || (a.CapacityLocality && l == sim.RackLocal) {
+		l := a.allocationType(h, t, n)
+		a.typed = typedTask{t, n, l}
+		if l == sim.NodeLocal || (a.CapacityLocality && l == sim.RackLocal) {
 			dl.misses = 0
 		}
 	}
 	return t
+}
+
+// typedTask is the task TaskFor last returned for an offered node, with the
+// locality type its container gets there, taken before TaskFor reset the
+// job's missed opportunities (which the type reads).
+type typedTask struct {
+	t     *sim.Task
+	n     *sim.Node
+	level sim.Locality
+}
+
+// allocationType is the locality type (Hadoop's NodeType) t's container on
+// n is given at: ContainerLevel, but under the CapacityScheduler's delay a
+// container on a rack the job asks for is rack-local only once the
+// rack-local delay has passed (canAssign(RACK_LOCAL): missed opportunities
+// above min(cluster nodes, node-locality-delay)); before, once the
+// off-switch delay has passed, it is given through the off-switch path
+// (RegularContainerAllocator.assignContainersOnNode tries the host, the
+// rack, then any node) and typed OFF_SWITCH: only the any-node count goes
+// down, the opportunities are not reset and the heartbeat ends after it.
+func (a *Allocator) allocationType(h sim.Handle, t *sim.Task, n *sim.Node) sim.Locality {
+	l := h.ContainerLevel(t, n)
+	if l == sim.RackLocal && a.CapacityLocality && a.LocalityDelay > 0 && t.Kind == sim.KindMap &&
+		a.delayOf(h, t.Job).misses <= min(int(a.LocalityDelay), len(h.Nodes())) {
+		return sim.OffRack
+	}
+	return l
+}
+
+// launchType is the type of t's container on n as TaskFor found it, or
+// ContainerLevel when TaskFor typed no container (a task that is not a map,
+// a node not offered).
+func (a *Allocator) launchType(h sim.Handle, t *sim.Task, n *sim.Node) sim.Locality {
+	if a.typed.t == t && a.typed.n == n {
+		return a.typed.level
+	}
+	return h.ContainerLevel(t, n)
 }
 
 // capacityAllowed is the level RegularContainerAllocator.canAssign lets job

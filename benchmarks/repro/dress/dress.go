@@ -253,9 +253,9 @@ func Run(ctx repro.Context) ([]repro.Row, error) {
 		"jobs 4, 5, 6, 8, 10, 11; the paper's \"average reduction rate\". In the paper's direction, larger than its figure: cause (b/d), the run's load, "+
 			"which Sec. V-B2 gives only through Job 9's Capacity wait (189 s; 165 s here). Tasks are block-sized as the paper measured them (Sec. III-A, "+
 			"Figs. 2-3: ~20 s), so a large job runs in waves; under Capacity a small job's maps queue behind the earlier large jobs' waves in the one "+
-			"queue, under DRESS they run from the reserve. The gain follows the load: -24.7 % with half the large jobs' maps (Job 9 then waits 51 s), "+
+			"queue, under DRESS they run from the reserve. The gain follows the load: -29.2 % with half the large jobs' maps (Job 9 then waits 51 s), "+
 			"-87.2 % with twice (443 s), rows below. With the former one-wave tasks (190 s) Capacity starts jobs 1-9 at once and DRESS's pool "+
-			"throttles the small jobs (+25.2 %, the 'mr one-wave' row)")
+			"throttles the small jobs (+25.8 %, the 'mr one-wave' row)")
 	headline()
 	add("mr dress vs capacity", "small-job completion, change of the mean", "%", nan, change("mr capacity", "mr dress", "small_compl"),
 		"the earlier metric: the change of the small jobs' pooled mean")
@@ -284,7 +284,7 @@ func Run(ctx repro.Context) ([]repro.Row, error) {
 		e := fmt.Sprintf("mixed %g%% small", m.frac*100)
 		add(e, "small-job completion, mean per-job change", "%", -m.reduction, reduction(c, d), "MapReduce and Spark jobs (a coin flip each), the MapReduce ones with the MapReduce run's block-sized tasks, the Spark ones "+
 			"with executors held to their jobs' ends as in the Spark run. Both kinds of small job gain here, the Spark ones too beside the "+
-			"MapReduce jobs' releases (seeds 1-10, per small job: Spark -44.9/-35.5/-30.1 %, MapReduce -63.7/-43.4/-48.3 % at 10/30/40 %). At 30 "+
+			"MapReduce jobs' releases (seeds 1-10, per small job: Spark -44.9/-35.5/-30.1 %, MapReduce -63.7/-43.4/-48.3 % at 10/30/40 %; measured before the CapacityScheduler's containers were typed by their assignment path, as the 60-120 and 240-480 figures below). At 30 "+
 			"and 40 % the gain is larger than the paper's, cause (b/d) as in the MapReduce run: it follows the unstated load (seeds 1-10, large "+
 			"MapReduce jobs of 60-120 maps: -23.4 +- 5.6 and -23.1 +- 4.8 %, the paper's -21.9 and -23.7; of 240-480 maps: -50.9 and -42.1 %)")
 		headline()

@@ -321,17 +321,18 @@ func rows(st []repro.Values, pr repro.Values) []repro.Row {
 // scenario's DominantResourceCalculator (limits by dominant share, 91ccc67)
 // with its mean_gap_s changed by hand
 // (repro ikayak, 10 seeds each).
-const clientCause = "Cause (d): Sec. 5.1's YARN-client \"hosts only one Spark application at one time\", and Fig. 7(a)'s -50 % and -30 % make it about 1.4x YARN-cluster's Spark job time; one Spark job at a time is that close to the concurrent cluster only when Spark jobs arrive further apart than one runs (~300 s of executors). Measured over the arrival gap, which the paper does not state (mean gap 40 / 80 / 120 / 160 s): Spark job time 13,541 / 9,144 / 5,624 / 2,404 s under YARN-client against 1,533 / 430 / 380 / 364 s under YARN-cluster, while iKayak's Spark change against YARN-cluster goes -13.3 / -2.9 / -0.8 / +0.9 %: before the client queue is stable (still 7x at 160 s), the cluster has no congestion left for iKayak to relieve, so the two figures cannot hold together. At 40 s the client run spans ~31,000 s (cluster ~9,000 s) at 23 vCores used (cluster 82), hence the CPU row"
+const clientCause = "Cause (d): Sec. 5.1's YARN-client \"hosts only one Spark application at one time\", and Fig. 7(a)'s -50 % and -30 % make it about 1.4x YARN-cluster's Spark job time; one Spark job at a time is that close to the concurrent cluster only when Spark jobs arrive further apart than one runs (~300 s of executors). Measured over the arrival gap, which the paper does not state (mean gap 40 / 80 / 120 / 160 s; before the CapacityScheduler's containers were typed by their assignment path, which moved the 40 s figures to 13,428 and 1,501 s and -11.6 %): Spark job time 13,541 / 9,144 / 5,624 / 2,404 s under YARN-client against 1,533 / 430 / 380 / 364 s under YARN-cluster, while iKayak's Spark change against YARN-cluster goes -13.3 / -2.9 / -0.8 / +0.9 %: before the client queue is stable (still 7x at 160 s), the cluster has no congestion left for iKayak to relieve, so the two figures cannot hold together. At 40 s the client run spans ~31,000 s (cluster ~9,000 s) at 23 vCores used (cluster 82), hence the CPU row"
 
 // clientMRCause: the MapReduce row against YARN-client, measured with
 // repro ikayak (seeds 1-10, its study rows) and on seed 1's tasks.
 const clientMRCause = "Cause (b), the disks, which Sec. 4.2 gives as one hard disk a machine (\"Each machine has 1 TB hard disk\"; modelled at 120 MB/s with " +
 	"the model's HDD thrash exponent, maps reading at 20 MB/s, an assumed level). Under YARN-client the one Spark application leaves MapReduce most of " +
 	"the cluster, as Sec. 5.1 says (it \"allocates more cluster resources to MapReduce applications\"), but the extra maps share the same disks: " +
-	"on seed 1 a map takes 84 s against 68 s under YARN-cluster (45 s nominal), a reducer 342 against 255 s, and MapReduce jobs 466 against 318 s. " +
+	"on seed 1 a map took 84 s against 68 s under YARN-cluster (45 s nominal), a reducer 342 against 255 s, and MapReduce jobs 466 against 318 s " +
+	"(measured before the CapacityScheduler's containers were typed by their assignment path). " +
 	"So YARN-client is the slower for MapReduce here (the next row) and iKayak's gain over it is larger than the paper's. With every disk " +
-	"unmetered (the study rows) YARN-client is below YARN-cluster as in the paper (-1.7 %) and iKayak's MapReduce change is +4.0 % against " +
-	"YARN-client and +2.2 % against YARN-cluster: in the model iKayak's MapReduce gain comes through the disk. The paper does not give its " +
+	"unmetered (the study rows) YARN-client is below YARN-cluster as in the paper (-1.7 %) and iKayak's MapReduce change is +3.9 % against " +
+	"YARN-client and +2.1 % against YARN-cluster: in the model iKayak's MapReduce gain comes through the disk. The paper does not give its " +
 	"disks' throughput or its maps' IO rates"
 
 // diskNote: the YARN-client vs YARN-cluster MapReduce row's cause.
