@@ -281,12 +281,6 @@ type Beat struct {
 	FreeAtStart           sim.Res // the node's free resources before the first
 }
 
-// OffSwitch reports whether giving t a container on n is an off-switch
-// assignment in Hadoop's terms (sim.ContainerLevel).
-func OffSwitch(h sim.Handle, t *sim.Task, n *sim.Node) bool {
-	return h.ContainerLevel(t, n) == sim.OffRack
-}
-
 // offered reports whether node n's heartbeat is a scheduling opportunity. A
 // YARN node without a minimum allocation free is offered to no queue
 // (CapacityScheduler.allocateContainerOnSingleNode, ParentQueue.canAssign):
