@@ -260,8 +260,8 @@ type excessContainer struct {
 }
 
 // giveExcess books a container on n for excess task t (the launch of a
-// stand-in).
-func (s *Sim) giveExcess(t *Task, n *Node, alloc Res) {
+// stand-in), typed as launch says.
+func (s *Sim) giveExcess(t *Task, n *Node, alloc Res, typed Locality) {
 	s.epoch++ // Epoch: containers, task states or the job lists change
 	j := t.Job
 	s.acct.resv(s.now)
@@ -272,7 +272,7 @@ func (s *Sim) giveExcess(t *Task, n *Node, alloc Res) {
 	s.containerSeq++
 	t.LaunchSeq = s.containerSeq // the stand-in's: its batch entry carries it
 	if st := t.Stage; st.asks != nil {
-		s.given(t, n, max(s.askLevel(st, n), s.typeFloor))
+		s.given(t, n, max(s.askLevel(st, n), typed))
 	} else {
 		st.asked--
 		st.givenSince++

@@ -37,7 +37,7 @@ func (t *Task) startAttempt(n *Node, kind ContainerKind, alloc Res, seq, shrunk 
 // is the policy's judgement. A node reserved for another task takes only
 // that task (YARN's reservation).
 func (s *Sim) Launch(t *Task, n *Node, kind ContainerKind) error {
-	return s.launch(t, n, kind, s.booked(t.Req, n))
+	return s.launch(t, n, kind, s.booked(t.Req, n), NodeLocal)
 }
 
 // LaunchTyped is Launch for a container the scheduler allocates at locality
@@ -53,9 +53,7 @@ func (s *Sim) Launch(t *Task, n *Node, kind ContainerKind) error {
 // ends after an off-switch container). A level more local than
 // ContainerLevel is taken as ContainerLevel.
 func (s *Sim) LaunchTyped(t *Task, n *Node, kind ContainerKind, level Locality) error {
-	s.typeFloor = level
-	defer func() { s.typeFloor = NodeLocal }()
-	return s.launch(t, n, kind, s.booked(t.Req, n))
+	return s.launch(t, n, kind, s.booked(t.Req, n), level)
 }
 
 // booked is what a container for request r holds on node n: r as the
@@ -79,10 +77,12 @@ func (s *Sim) LaunchShrunk(t *Task, n *Node, alloc Res) error {
 	if alloc.VCores < 1 || alloc.MemMB < 1 || !alloc.Fits(t.Req) {
 		return fmt.Errorf("launch %s: shrunk size %v outside [<1 vCores, 1 MB>, request %v]", t, alloc, t.Req)
 	}
-	return s.launch(t, n, Guaranteed, alloc)
+	return s.launch(t, n, Guaranteed, alloc, NodeLocal)
 }
 
-func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
+// launch starts t on n holding alloc; typed is the least local type the
+// scheduler gives the container (LaunchTyped; NodeLocal: the counts' own).
+func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res, typed Locality) error {
 	s.epoch++ // Epoch: containers, task states or the job lists change
 	if t.Excess() {
 		if kind != Guaranteed || !s.CalcOn(n).Fits(alloc, n.Free()) || (n.Reserved != nil && n.Reserved != t) || t.Stage.Asking() == 0 {
@@ -94,9 +94,9 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 		if p := s.pendingFor(t.Stage, n); p != nil {
 			// A task of the stage is pending after all (the stand-in held a
 			// reservation made while none was): the container is its.
-			return s.launch(p, n, kind, alloc)
+			return s.launch(p, n, kind, alloc, typed)
 		}
-		s.giveExcess(t, n, alloc)
+		s.giveExcess(t, n, alloc, typed)
 		if s.cfg.OnGive != nil {
 			s.cfg.OnGive(s, t, n)
 		}
@@ -196,7 +196,7 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res) error {
 			}
 		}
 		if st.asks != nil && t.stall > 0 {
-			s.given(t, n, max(s.askLevel(st, n), s.typeFloor))
+			s.given(t, n, max(s.askLevel(st, n), typed))
 		}
 	}
 	s.stats.Launched++

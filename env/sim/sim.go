@@ -76,7 +76,6 @@ type Sim struct {
 	idle         idleSet
 	pos          pos // the last event processed (real or skipped)
 	rng          *Rand
-	typeFloor    Locality // the type LaunchTyped gives the container it launches (else NodeLocal, the zero value)
 	// replicaBuf is where placeBlock carves map input blocks from.
 	replicaBuf []int32
 	rackNodes  [][]int32 // the nodes of each rack

@@ -491,7 +491,7 @@ type typedTask struct {
 func (a *Allocator) allocationType(h sim.Handle, t *sim.Task, n *sim.Node) sim.Locality {
 	l := h.ContainerLevel(t, n)
 	if l == sim.RackLocal && a.CapacityLocality && a.LocalityDelay > 0 && t.Kind == sim.KindMap &&
-		a.delayOf(h, t.Job).misses <= min(int(a.LocalityDelay), len(h.Nodes())) {
+		!rackLocalDue(h, a.delayOf(h, t.Job), int(a.LocalityDelay)) {
 		return sim.OffRack
 	}
 	return l
@@ -525,10 +525,17 @@ func (a *Allocator) capacityAllowed(h sim.Handle, j *sim.Job, dl *delay, d int, 
 	switch {
 	case a.offSwitch(h, j, dl):
 		return sim.OffRack
-	case dl.misses > min(d, len(h.Nodes())):
+	case rackLocalDue(h, dl, d):
 		return sim.RackLocal
 	}
 	return sim.NodeLocal
+}
+
+// rackLocalDue is canAssign(RACK_LOCAL) of the CapacityScheduler: the
+// job's missed opportunities exceed min(cluster nodes, node-locality-delay
+// d).
+func rackLocalDue(h sim.Handle, dl *delay, d int) bool {
+	return dl.misses > min(d, len(h.Nodes()))
 }
 
 // mapsReached returns job j's map stage when its maps are the request a
