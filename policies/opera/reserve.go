@@ -108,6 +108,14 @@ func (o *Opera) multiChance(h sim.Handle, n *sim.Node) {
 	defer func() { o.queues[n.ID] = q }()
 	for i := 0; i < len(q); {
 		r := q[i]
+		if !h.StillAsked(r.t) {
+			// Placing an earlier entry took the last container its stage
+			// asked for (two reduces of one job reserved here, the AM's ask
+			// for one more): the request is gone, and so is the entry.
+			o.resvAt[r.t.ID] = 0
+			q = append(q[:i], q[i+1:]...)
+			continue
+		}
 		if o.canPlace(h, n, r.t) {
 			if o.exhausted(q[:i]) {
 				return // placing r would skip a reserved task once too often

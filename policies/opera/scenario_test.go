@@ -141,3 +141,25 @@ func TestMultiChanceBoundScenario(t *testing.T) {
 		t.Fatalf("largest skip count seen %d, want epsilon_s = 3 reached", most)
 	}
 }
+
+// TestMultiChanceAskGone: a node's multi-chance queue can hold two reduces
+// of one job whose AM asks for one more container (its reduce ramp-up);
+// placing the first takes the ask, and the second must leave the queue, not
+// be launched without a request. Found on the Sec. IV-E workload under
+// NEUTRAL with multi-chance reservation (seed 7: "launch job 3 reduce 1.29:
+// task is not requested yet"); every job completes, with the invariants
+// checked after every event.
+//
+// Reference: OPERA Sec. III-E 2), Alg. 4; Sec. IV-E.
+func TestMultiChanceAskGone(t *testing.T) {
+	seed := uint64(7)
+	res, err := runner.Run(runner.Options{Scenario: "opera-interactive", Seed: &seed,
+		Sets:       []string{"policy.name=opera", "reservation=2", "relief_policy=1", "workload.options.peak_sds=0.4"},
+		AfterEvent: simtest.Invariants(t, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Summary.JobsCompleted != 8 {
+		t.Fatalf("%d of 8 jobs completed", res.Summary.JobsCompleted)
+	}
+}
