@@ -50,7 +50,9 @@
 //	 6 vcores_guaranteed    vCores held by guaranteed containers / vCores      [0, 1]
 //	 7 vcores_opportunistic vCores held by opportunistic containers / vCores   [0, 2]
 //	 8 cpu_used             CPU actually consumed (capped per node at its
-//	                        physical cores) / vCores                           [0, max(1, cores/vCores)]
+//	                        physical cores; a task waiting on its disk, a
+//	                        remote read or swap consumes only what its
+//	                        progress does) / vCores                            [0, max(1, cores/vCores)]
 //	 9 mem_reserved         memory held by all containers / memory             [0, 2]
 //	10 mem_used             actual memory demand (may exceed capacity:
 //	                        swapping) / memory                                 [0, 2]

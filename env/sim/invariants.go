@@ -96,6 +96,9 @@ func CheckInvariants(s *Sim) error {
 		if n.Reserved != nil && !n.staleResv && (n.Reserved.State != TaskPending || n.Reserved.Job.State != JobAdmitted) {
 			return fmt.Errorf("t=%d node %d: reserved for %s which is %v", s.now, n.ID, n.Reserved, n.Reserved.State)
 		}
+		if err := s.checkConsumed(n); err != nil {
+			return err
+		}
 		allocG, allocO = allocG.Add(g), allocO.Add(o)
 		cpu += n.cpuUsedEff
 		mem += d.MemMB
@@ -292,6 +295,32 @@ func checkPoll(s *Sim, t *Task) error {
 		return fmt.Errorf("t=%d %s: knows of %d of %d finished maps, and no poll is due (poll at %d)", s.now, t, t.known, done, t.pollAt)
 	case t.known < done && (n.pollAt < 0 || n.pollAt > t.pollAt || n.boundaryAt < 0 || n.boundaryAt > n.pollAt):
 		return fmt.Errorf("t=%d %s: poll at %d, but node %d's next poll is %d and its next event %d", s.now, t, t.pollAt, n.ID, n.pollAt, n.boundaryAt)
+	}
+	return nil
+}
+
+// checkConsumed checks, on a node recomputed since it last changed, every
+// running task's idle part (slot.wait) against rateOf at the node's shares
+// and the node's consumed CPU against cpuConsumed made afresh.
+func (s *Sim) checkConsumed(n *Node) error {
+	if n.dirty {
+		return nil
+	}
+	for i, sl := range n.slots {
+		if sl.flags&(slotDirty|slotRate) != 0 {
+			return nil // not recomputed yet
+		}
+		want := 0.0
+		t := n.Containers[i]
+		if sl.flags&slotRun != 0 && sl.flags&slotGated == 0 && t.stall <= s.now {
+			_, want = s.rateOf(t, n, n.shares[0], n.shares[1], n.shares[2])
+		}
+		if sl.wait != want {
+			return fmt.Errorf("t=%d node %d: %s waits %v of its CPU share, its rate says %v", s.now, n.ID, t, sl.wait, want)
+		}
+	}
+	if used := s.cpuConsumed(n, n.shares[0]); used != n.cpuUsedEff {
+		return fmt.Errorf("t=%d node %d: consumes %v CPU, its containers %v", s.now, n.ID, n.cpuUsedEff, used)
 	}
 	return nil
 }

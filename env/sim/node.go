@@ -236,6 +236,7 @@ func (s *Sim) recompute(n *Node) {
 	lastFrac, lastLen := 0.0, 0.0
 	next := math.Inf(1)
 	again := false
+	waiting := false // a task here may wait on its disk, a remote read or swap
 	for i := range slots {
 		sl := &slots[i]
 		if sl.flags&slotDirty != 0 {
@@ -267,9 +268,10 @@ func (s *Sim) recompute(n *Node) {
 		}
 		gates = append(gates, g)
 		if sl.flags&slotRun == 0 || sl.flags&slotGated != 0 {
-			sl.rate = 0
+			sl.rate, sl.wait = 0, 0
 			continue
 		}
+		waiting = waiting || sl.wait > 0
 		if sl.flags&(slotRate|slotStall) != 0 {
 			again = true
 			continue
@@ -303,21 +305,22 @@ func (s *Sim) recompute(n *Node) {
 		cpuShare, ioShare, memFactor = 1, 1, 1
 		n.swapping = false
 	}
-	used := d.CPU
-	if capCPU < used {
-		used = capCPU
-	}
-	s.acct.cpu(s.now)
-	s.acct.cpuUsed += used - n.cpuUsedEff
-	n.cpuUsedEff = used
-
 	// A rate depends on the node's shares and its task's state: while
 	// neither changed since the last recompute it is still right.
 	shares := [3]float64{cpuShare, ioShare, memFactor}
 	if moved := shares != n.shares; moved || again {
 		n.shares = shares
-		next = s.rates(n, gates, moved, cpuShare, ioShare, memFactor)
+		var w bool
+		next, w = s.rates(n, gates, moved, cpuShare, ioShare, memFactor)
+		waiting = waiting || w
 	}
+	used := min(d.CPU, capCPU)
+	if waiting {
+		used = s.cpuConsumed(n, cpuShare)
+	}
+	s.acct.cpu(s.now)
+	s.acct.cpuUsed += used - n.cpuUsedEff
+	n.cpuUsedEff = used
 	at := Ms(-1)
 	if !math.IsInf(next, 1) {
 		at = s.now + ceilMs(next*1000)
@@ -344,13 +347,13 @@ func (s *Sim) recompute(n *Node) {
 // rates sets the rate of every running container whose task changed (or of
 // all when the shares moved) from its node's shares, and returns the time
 // (s) to the first phase end, shuffle gate or end of a stall.
-func (s *Sim) rates(n *Node, gates []float64, moved bool, cpuShare, ioShare, memFactor float64) float64 {
-	next := math.Inf(1)
+func (s *Sim) rates(n *Node, gates []float64, moved bool, cpuShare, ioShare, memFactor float64) (next float64, waiting bool) {
+	next = math.Inf(1)
 	slots := n.slots
 	for i := range slots {
 		sl := &slots[i]
 		if sl.flags&slotRun == 0 || sl.flags&slotGated != 0 {
-			sl.rate = 0
+			sl.rate, sl.wait = 0, 0
 			continue
 		}
 		if sl.flags&slotStall != 0 {
@@ -358,7 +361,7 @@ func (s *Sim) rates(n *Node, gates []float64, moved bool, cpuShare, ioShare, mem
 			if t.stall > s.now {
 				// Waiting for its AM to start it (Model.AMHeartbeatMs), or
 				// paging its data back in after a swapped-out suspension.
-				sl.rate = 0
+				sl.rate, sl.wait = 0, 0
 				if dt := float64(t.stall-s.now) / 1000; dt < next {
 					next = dt
 				}
@@ -368,8 +371,9 @@ func (s *Sim) rates(n *Node, gates []float64, moved bool, cpuShare, ioShare, mem
 			sl.flags = sl.flags&^slotStall | slotRate
 		}
 		if moved || sl.flags&(slotRate|slotStall) != 0 {
-			sl.rate = s.rateOf(n.Containers[i], n, cpuShare, ioShare, memFactor)
+			sl.rate, sl.wait = s.rateOf(n.Containers[i], n, cpuShare, ioShare, memFactor)
 			sl.flags &^= slotRate
+			waiting = waiting || sl.wait > 0
 		}
 		until := sl.left
 		if sl.flags&slotShuffle != 0 && gates[i] < until {
@@ -379,15 +383,17 @@ func (s *Sim) rates(n *Node, gates []float64, moved bool, cpuShare, ioShare, mem
 			next = dt
 		}
 	}
-	return next
+	return next, waiting
 }
 
 // rateOf is the rate of running task t in its phase, given its node's CPU
-// and IO shares and memory (swap) factor.
-func (s *Sim) rateOf(t *Task, n *Node, cpuShare, ioShare, memFactor float64) float64 {
+// and IO shares and memory (swap) factor, and the part of its CPU share it
+// leaves idle (slot.wait): what its disk, a remote read, swap or a spill
+// take from the rate its CPU share alone would give.
+func (s *Sim) rateOf(t *Task, n *Node, cpuShare, ioShare, memFactor float64) (rate, wait float64) {
 	ph := &t.phases[t.phase]
 	if ph.Wall {
-		return 1
+		return 1, 0
 	}
 	share := 1.0
 	if ph.CPU > 0 {
@@ -404,10 +410,11 @@ func (s *Sim) rateOf(t *Task, n *Node, cpuShare, ioShare, memFactor float64) flo
 			}
 		}
 	}
+	cpuRate := n.speed * share
 	if ph.IOMBps > 0 && ioShare < share {
 		share = ioShare
 	}
-	rate := n.speed * memFactor * share
+	rate = n.speed * memFactor * share
 	if ph.Spill && t.Alloc.MemMB < t.Req.MemMB {
 		// A smaller sort buffer spills proportionally more often.
 		rate *= float64(t.Alloc.MemMB) / float64(t.Req.MemMB)
@@ -420,7 +427,32 @@ func (s *Sim) rateOf(t *Task, n *Node, cpuShare, ioShare, memFactor float64) flo
 			rate *= s.model.OffRackReadFactor
 		}
 	}
-	return rate
+	if ph.CPU > 0 && cpuRate > 0 && rate < cpuRate {
+		wait = 1 - rate/cpuRate
+	}
+	return rate, wait
+}
+
+// cpuConsumed is the CPU node n's containers consume: their demand, capped
+// at the node's cores (each task gets cpuShare of its demand), less what
+// the tasks that wait on their disk, a remote read or swap leave idle of
+// their share (slot.wait). A task's CPU work thus follows its progress, as
+// a node's CPU utilisation counts it: time a task spends waiting for I/O
+// is iowait, not CPU used (iKayak Sec. 5.1, Fig. 7(c): the "CPU
+// utilization" of the machines). Without waiting tasks it is min(demand,
+// cores), as before.
+func (s *Sim) cpuConsumed(n *Node, cpuShare float64) float64 {
+	used := min(n.Demand.CPU, n.cores)
+	idle := 0.0
+	for i := range n.slots {
+		if w := n.slots[i].wait; w > 0 {
+			idle += n.Containers[i].Use.CPU * w
+		}
+	}
+	if idle > 0 {
+		used = max(used-cpuShare*idle, 0)
+	}
+	return used
 }
 
 // Slot flags: what recompute needs of a container's task without reading it.
