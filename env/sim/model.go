@@ -120,7 +120,7 @@ type slot struct {
 	prev  int32   // a shuffle's gating stage (index in Sim.stages), -1 if its gate is left itself
 	flags uint8   // slotDirty, slotRun, ...
 	// wait is the part of its CPU share the task leaves idle while it
-	// waits on its disk, a remote read or swap: 1 - rate / (the rate its
+	// waits on its disk, a remote read, swap or a spill: 1 - rate / (the rate its
 	// CPU share alone would give). Set with the rate (rateOf); 0 when the
 	// task is not progressing at a rate (not running, gated, stalled).
 	wait float64

@@ -344,9 +344,11 @@ func (s *Sim) recompute(n *Node) {
 	s.bounds.set(event{at: at, seq: s.seq, ord: s.tieOrd(at), id: n.ID, kind: evBoundary}, s.now)
 }
 
-// rates sets the rate of every running container whose task changed (or of
-// all when the shares moved) from its node's shares, and returns the time
-// (s) to the first phase end, shuffle gate or end of a stall.
+// rates sets the rate (and slot.wait) of every running container whose
+// task changed (or of all when the shares moved) from its node's shares,
+// and returns the time (s) to the first phase end, shuffle gate or end of a
+// stall, and whether a container it set waits (cpuConsumed then sums the
+// node's waits).
 func (s *Sim) rates(n *Node, gates []float64, moved bool, cpuShare, ioShare, memFactor float64) (next float64, waiting bool) {
 	next = math.Inf(1)
 	slots := n.slots
@@ -440,7 +442,7 @@ func (s *Sim) rateOf(t *Task, n *Node, cpuShare, ioShare, memFactor float64) (ra
 // a node's CPU utilisation counts it: time a task spends waiting for I/O
 // is iowait, not CPU used (iKayak Sec. 5.1, Fig. 7(c): the "CPU
 // utilization" of the machines). Without waiting tasks it is min(demand,
-// cores), as before.
+// cores).
 func (s *Sim) cpuConsumed(n *Node, cpuShare float64) float64 {
 	used := min(n.Demand.CPU, n.cores)
 	idle := 0.0
