@@ -87,7 +87,11 @@ type Node struct {
 	pollAt     Ms // earliest poll due of a reducer here (Task.pollAt), -1 if none
 	// Demand is the sum of the containers' actual usage.
 	Demand     Usage
-	cpuUsedEff float64    // min(Demand.CPU, cap): CPU actually consumed
+	cpuUsedEff float64 // min(Demand.CPU, cap) less what waiting tasks leave idle: CPU actually consumed
+	// cpuWork is the CPU the node's containers consumed up to cpuWorkAt,
+	// in vCore-seconds (cpuUsedEff integrated over time): CPUWork.
+	cpuWork    float64
+	cpuWorkAt  Ms
 	cores      float64    // Spec.Cores
 	diskMBps   float64    // Spec.DiskMBps
 	memCap     float64    // Spec.Cap.MemMB
@@ -128,6 +132,17 @@ type slot struct {
 
 // Free is the capacity not guaranteed to any container.
 func (n *Node) Free() Res { return n.Spec.Cap.Sub(n.Alloc) }
+
+// CPUWork returns the CPU time the node's containers consumed from the
+// run's start to now, in vCore-seconds: what a NodeManager's
+// ContainersMonitorImpl reads from /proc for its containers' process trees
+// (ProcfsBasedProcessTree.getCumulativeCpuTime), whose difference over a
+// monitoring interval is the CPU usage it reports. Time a task spends
+// waiting on its disk, a remote read or swap is not in it (Sim.cpuConsumed),
+// nor CPU demand beyond the node's cores. now is the handle's Now.
+func (n *Node) CPUWork(now Ms) float64 {
+	return n.cpuWork + n.cpuUsedEff*float64(now-n.cpuWorkAt)/1000
+}
 
 // FitsFree reports whether r fits node n's free resources as the policy's
 // Calculator compares them (with MemoryOnly, vCores are not compared).

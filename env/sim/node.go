@@ -320,6 +320,8 @@ func (s *Sim) recompute(n *Node) {
 	}
 	s.acct.cpu(s.now)
 	s.acct.cpuUsed += used - n.cpuUsedEff
+	n.cpuWork = n.CPUWork(s.now)
+	n.cpuWorkAt = s.now
 	n.cpuUsedEff = used
 	at := Ms(-1)
 	if !math.IsInf(next, 1) {

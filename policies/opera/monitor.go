@@ -51,6 +51,15 @@ const (
 // its monitor (Sec. IV: "integrate these mechanisms in the ContainerMonitor
 // component").
 //
+// NU is what that component measures (Alg. 1 lines 3-5, CurrentUsage): a
+// container's memory is its resident size now, its CPU the CPU time its
+// processes consumed over the last monitoring interval
+// (ContainersMonitorImpl's MonitoringThread, from ProcfsBasedProcessTree's
+// cumulative CPU time; sim.Node.CPUWork). So NU(CPU) never exceeds the
+// node's cores, and a task waiting on its disk or swap adds only the CPU it
+// gets to use; contention on CPU is NU(CPU) above Rho x cores, which takes
+// CPU demand at or beyond the node's cores, as on a real node.
+//
 // Reference: OPERA Sec. III-C, Alg. 1, Eq. 4; Sec. IV-D, Fig. 12.
 type Monitor struct {
 	Rho         float64
@@ -69,8 +78,12 @@ type Monitor struct {
 }
 
 type nodeState struct {
-	nextMs     sim.Ms // next monitoring round
-	level      int    // times BR and BT have grown by Alpha net of shrinks
+	nextMs sim.Ms // next monitoring round
+	// cpuWork is the node's CPUWork at the last round, at cpuWorkMs: the
+	// start of the interval the next round measures NU(CPU) over.
+	cpuWork    float64
+	cpuWorkMs  sim.Ms
+	level      int // times BR and BT have grown by Alpha net of shrinks
 	lastRelief sim.Ms
 }
 
@@ -111,22 +124,45 @@ func (m *Monitor) BlockTimeMs(n *sim.Node) sim.Ms {
 // Eq. 7 less the blocked resources): C_i - sum of the actual usage of the
 // running tasks - BR_i.
 //
+// The usage here is the containers' own now (Node.Demand: what each task
+// would use unimpeded), not the monitor's last measurement: the paper says
+// the heartbeats carry the monitor's figures but not how the scheduler
+// counts a container launched since the last of them, which a measurement
+// up to 3 s old would count as using nothing. Assumed; it errs towards
+// fewer opportunistic containers where tasks wait on disks.
+//
 // Reference: OPERA Sec. III-C Eq. 4, Sec. III-D Eq. 7.
 func (m *Monitor) OA(n *sim.Node) (cpu, mem float64) {
 	bc, bm := m.Blocked(n)
 	return n.Spec.Cores - n.Demand.CPU - bc, float64(n.Spec.Cap.MemMB) - n.Demand.MemMB - bm
 }
 
-// CRes returns the contended resource of node n: memory if its usage exceeds
-// Rho x capacity, else CPU if that does, else none (Alg. 1 lines 12-17).
-func (m *Monitor) CRes(n *sim.Node) int {
+// CRes returns the contended resource of node n, whose containers used
+// cpuUsed vCores over the last interval (NU(CPU)): memory if their resident
+// memory exceeds Rho x capacity, else CPU if cpuUsed does, else none (Alg. 1
+// lines 12-17).
+func (m *Monitor) CRes(n *sim.Node, cpuUsed float64) int {
 	if n.Demand.MemMB > m.Rho*float64(n.Spec.Cap.MemMB) {
 		return contMemory
 	}
-	if n.Demand.CPU > m.Rho*n.Spec.Cores {
+	if cpuUsed > m.Rho*n.Spec.Cores {
 		return contCPU
 	}
 	return contNone
+}
+
+// measure returns NU(CPU) of node n, the vCores its containers used on
+// average since the last round (or since the run's start at the first),
+// and starts the next interval.
+func (m *Monitor) measure(h sim.Handle, n *sim.Node, st *nodeState) float64 {
+	now := h.Now()
+	w := n.CPUWork(now)
+	used := 0.0
+	if now > st.cpuWorkMs {
+		used = (w - st.cpuWork) / (float64(now-st.cpuWorkMs) / 1000)
+	}
+	st.cpuWork, st.cpuWorkMs = w, now
+	return used
 }
 
 // Monitor implements sim.NodeMonitor: one round of Alg. 1 on node n when its
@@ -137,9 +173,10 @@ func (m *Monitor) Monitor(h sim.Handle, n *sim.Node) {
 		return
 	}
 	st.nextMs = h.Now() + sim.Ms(m.IntervalS*1000)
+	cpuUsed := m.measure(h, n, st)
 	c := contNone
 	if hasOpportunistic(n) {
-		c = m.CRes(n)
+		c = m.CRes(n, cpuUsed)
 	}
 	m.Relieve(h, n, c)
 }

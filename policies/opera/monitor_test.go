@@ -1,6 +1,7 @@
 package opera
 
 import (
+	"math"
 	"testing"
 
 	"yarngym/env/sim"
@@ -49,6 +50,12 @@ func node(t *testing.T, vcores, memMB int64, req sim.Res, cpu, mem float64, kind
 	return s, s.Nodes[0]
 }
 
+// consumed is the CPU n's containers consume now when none of them waits
+// (on its disk, a remote read or swap): their demand, up to the node's
+// cores. What the monitor measures (NU(CPU)) over an interval in which it
+// held.
+func consumed(n *sim.Node) float64 { return min(n.Demand.CPU, n.Spec.Cores) }
+
 const (
 	g = sim.Guaranteed
 	o = sim.Opportunistic
@@ -79,11 +86,11 @@ func TestReliefPolicies(t *testing.T) {
 		s, n := node(t, 8, 1000, sim.Res{VCores: 4, MemMB: 100}, tc.cpu, tc.mem, g, o)
 		m := NewMonitor()
 		m.Relief = tc.relief
-		if c := m.CRes(n); c != tc.cont {
+		if c := m.CRes(n, consumed(n)); c != tc.cont {
 			t.Errorf("%s: CRes = %d, want %d", tc.name, c, tc.cont)
 		}
 		opp := n.Containers[1]
-		m.Relieve(s.Handle(), n, m.CRes(n))
+		m.Relieve(s.Handle(), n, m.CRes(n, consumed(n)))
 		if killed := opp.State == sim.TaskPending; killed != tc.killed || m.Kills != map[bool]int64{true: 1}[tc.killed] {
 			t.Errorf("%s: opportunistic task killed %v (kills %d), want %v", tc.name, killed, m.Kills, tc.killed)
 		}
@@ -108,7 +115,7 @@ func TestKillsNewestOpportunistic(t *testing.T) {
 	}
 	order := []int{3, 2, 0} // opportunistic tasks, newest first
 	for round := range order {
-		m.Relieve(s.Handle(), n, m.CRes(n)) // 20, 16, 12 cores on 12: above 0.95 x 12
+		m.Relieve(s.Handle(), n, m.CRes(n, consumed(n))) // 20, 16, 12 cores on 12: above 0.95 x 12
 		for i, tk := range tasks {
 			want := false
 			for _, k := range order[:round+1] {
@@ -265,7 +272,105 @@ func TestMonitorInterval(t *testing.T) {
 	}
 	s.RunUntil(1 + 6000)
 	m.Monitor(s.Handle(), n) // 9 cores on 8, but no opportunistic task is left
-	if m.Kills != 2 || m.CRes(n) != contCPU {
-		t.Fatalf("kills %d with only guaranteed tasks (CRes %d)", m.Kills, m.CRes(n))
+	if m.Kills != 2 || m.CRes(n, consumed(n)) != contCPU {
+		t.Fatalf("kills %d with only guaranteed tasks (CRes %d)", m.Kills, m.CRes(n, consumed(n)))
+	}
+}
+
+// TestNUIsConsumedCPU: the monitor's NU(CPU) is the CPU the node's
+// containers consumed over the last interval, as a NodeManager's
+// ContainersMonitor measures it from the processes' CPU time: a task held
+// back by its disk uses only the CPU it gets to use, so two tasks asking 4
+// cores each on 8 are not CPU contention when one of them asks twice what
+// its disk gives and so waits on it most of the time (its disk share is
+// (100/200)^(1+a), a the disk-thrash exponent: NU 5.5 of 8 cores, below 0.95
+// x 8), and are when neither waits (NU 8). Before, the monitor read the tasks' demand (8) and killed
+// the opportunistic one in both cases.
+//
+// Reference: OPERA Alg. 1 lines 3-5 and 12-17; Hadoop's
+// ContainersMonitorImpl.MonitoringThread (CPU usage from
+// ProcfsBasedProcessTree's cumulative CPU time over the interval).
+func TestNUIsConsumedCPU(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		ioMBps float64 // the opportunistic task's disk demand, on a 100 MB/s disk
+		nu     float64 // NU(CPU) at the monitor's rounds
+		killed bool
+	}{
+		{"CPU-bound", 0, 8, true},
+		{"waits on its disk", 200, 4 + 4*math.Pow(0.5, 1+sim.DefaultDiskThrashExponent), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			long := []sim.Ms{1000 * sim.MsPerS}
+			phase := func(io float64) *sim.Profile {
+				return &sim.Profile{Name: "flat", Absolute: true, Phases: []sim.Phase{{Name: "run", Frac: 1, CPU: 4, Mem: 100, IOMBps: io}}}
+			}
+			req := sim.Res{VCores: 4, MemMB: 100}
+			m := NewMonitor()
+			m.Relief = Neutral
+			var nus []float64
+			probe := monitorProbe{m: m, nus: &nus}
+			s, err := sim.New(sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: sim.Res{VCores: 8, MemMB: 1000}, DiskMBps: 100}},
+				Jobs: []sim.JobSpec{{Name: "j", Stages: []sim.StageSpec{
+					{Name: "g", Kind: sim.KindGeneric, Req: req, Profile: phase(0), DurationsMs: long},
+					{Name: "o", Kind: sim.KindGeneric, Req: req, Profile: phase(tc.ioMBps), DurationsMs: long},
+				}}},
+				Policy: &sim.Policy{Name: "scripted", Allocate: &launchStages{kinds: []sim.ContainerKind{g, o}}, Monitors: []sim.NodeMonitor{probe}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.RunUntil(10 * sim.MsPerS)
+			if len(nus) < 3 {
+				t.Fatalf("%d monitor rounds in 10 s, want at least 3", len(nus))
+			}
+			// The first round measures the instant of the launches (no CPU
+			// consumed yet); the next ones a whole interval of both tasks.
+			for i, nu := range nus[1:2] {
+				if math.Abs(nu-tc.nu) > 1e-9 {
+					t.Errorf("round %d: NU(CPU) = %v, want %v", i+1, nu, tc.nu)
+				}
+			}
+			if killed := m.Kills > 0; killed != tc.killed {
+				t.Errorf("opportunistic task killed %v (kills %d), want %v", killed, m.Kills, tc.killed)
+			}
+		})
+	}
+}
+
+// launchStages launches, at its first heartbeat with a job active, the
+// first task of each stage of that job, stage i with kinds[i].
+type launchStages struct {
+	kinds []sim.ContainerKind
+	done  bool
+}
+
+func (a *launchStages) Allocate(h sim.Handle, n *sim.Node) {
+	if a.done || len(h.Active()) == 0 {
+		return
+	}
+	a.done = true
+	for i, k := range a.kinds {
+		if err := h.Launch(h.Active()[0].Stages[i].Tasks[0], n, k); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// monitorProbe runs the monitor and records NU(CPU) at each of its rounds.
+type monitorProbe struct {
+	m   *Monitor
+	nus *[]float64
+}
+
+func (p monitorProbe) Monitor(h sim.Handle, n *sim.Node) {
+	st := p.m.state(n)
+	if h.Now() >= st.nextMs {
+		w0, at0 := st.cpuWork, st.cpuWorkMs
+		p.m.Monitor(h, n)
+		if h.Now() > at0 {
+			*p.nus = append(*p.nus, (st.cpuWork-w0)/(float64(h.Now()-at0)/1000))
+		} else {
+			*p.nus = append(*p.nus, 0)
+		}
 	}
 }
