@@ -12,7 +12,7 @@ import (
 // Tests call it after every event through Config.AfterEvent.
 func CheckInvariants(s *Sim) error {
 	var allocG, allocO Res
-	var cpu, mem float64
+	var cpu, mem, cpuWork float64
 	reserved := 0
 	containersOf := map[int32]int{}
 	// Stand-in (excess) containers hold allocations too, also those of jobs
@@ -101,6 +101,7 @@ func CheckInvariants(s *Sim) error {
 		}
 		allocG, allocO = allocG.Add(g), allocO.Add(o)
 		cpu += n.cpuUsedEff
+		cpuWork += n.CPUWork(s.now)
 		mem += d.MemMB
 	}
 	if reserved != len(s.reserved) {
@@ -111,6 +112,11 @@ func CheckInvariants(s *Sim) error {
 	}
 	if !near(cpu, s.acct.cpuUsed) || !near(mem, s.acct.memUsed) {
 		return fmt.Errorf("t=%d cluster usage %.3f/%.1f, nodes %.3f/%.1f", s.now, s.acct.cpuUsed, s.acct.memUsed, cpu, mem)
+	}
+	// The nodes' CPU work (what a NodeManager's monitor reads: Node.CPUWork)
+	// adds up to the cluster's integral of the CPU consumed.
+	if used := s.UsedVCoreMs() / 1000; !near(cpuWork, used) {
+		return fmt.Errorf("t=%d: the nodes' CPU work %.6f vCore-s, the cluster's CPU used %.6f", s.now, cpuWork, used)
 	}
 	// Jobs arrive in order: those past s.arrived must all be in the future
 	// (checked in O(1) through the counts below), the rest are checked fully.
