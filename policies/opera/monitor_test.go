@@ -8,8 +8,8 @@ import (
 )
 
 // launchAll is an allocator that, at its first heartbeat, launches the
-// pending tasks of the first job in order, each with the container kind
-// given for it.
+// pending tasks of the first job in order (stage by stage), each with the
+// container kind given for it.
 type launchAll struct {
 	kinds []sim.ContainerKind
 	done  bool
@@ -20,8 +20,12 @@ func (a *launchAll) Allocate(h sim.Handle, n *sim.Node) {
 		return
 	}
 	a.done = true
+	var tasks []*sim.Task
+	for _, st := range h.Active()[0].Stages {
+		tasks = append(tasks, st.Tasks...)
+	}
 	for i, k := range a.kinds {
-		if err := h.Launch(h.Active()[0].Stages[0].Tasks[i], n, k); err != nil {
+		if err := h.Launch(tasks[i], n, k); err != nil {
 			panic(err)
 		}
 	}
@@ -315,7 +319,7 @@ func TestNUIsConsumedCPU(t *testing.T) {
 					{Name: "g", Kind: sim.KindGeneric, Req: req, Profile: phase(0), DurationsMs: long},
 					{Name: "o", Kind: sim.KindGeneric, Req: req, Profile: phase(tc.ioMBps), DurationsMs: long},
 				}}},
-				Policy: &sim.Policy{Name: "scripted", Allocate: &launchStages{kinds: []sim.ContainerKind{g, o}}, Monitors: []sim.NodeMonitor{probe}}})
+				Policy: &sim.Policy{Name: "scripted", Allocate: &launchAll{kinds: []sim.ContainerKind{g, o}}, Monitors: []sim.NodeMonitor{probe}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -334,25 +338,6 @@ func TestNUIsConsumedCPU(t *testing.T) {
 				t.Errorf("opportunistic task killed %v (kills %d), want %v", killed, m.Kills, tc.killed)
 			}
 		})
-	}
-}
-
-// launchStages launches, at its first heartbeat with a job active, the
-// first task of each stage of that job, stage i with kinds[i].
-type launchStages struct {
-	kinds []sim.ContainerKind
-	done  bool
-}
-
-func (a *launchStages) Allocate(h sim.Handle, n *sim.Node) {
-	if a.done || len(h.Active()) == 0 {
-		return
-	}
-	a.done = true
-	for i, k := range a.kinds {
-		if err := h.Launch(h.Active()[0].Stages[i].Tasks[0], n, k); err != nil {
-			panic(err)
-		}
 	}
 }
 
