@@ -106,3 +106,61 @@ func TestReservationSkips(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiChancePassesOverAStage: under multi-chance reservation a job
+// whose next task (its later stage's, asked at a higher priority) can
+// neither take the guaranteed resources nor fit OA is reserved on the node,
+// and the job's other stage still offers its short tasks, which take OA.
+// One <4 vCores, 8 GB> node: job W teaches the classifier that app w's
+// stage s is short; job A then holds the node's 4 vCores for 60 s using
+// half a core; job B has stage s (short <1 vCore, 100 MB> tasks) and stage
+// big (one <1 vCore, 8 GB> task, released with s, which fits neither). B's
+// s tasks must run opportunistically beside A, not wait for A's end: as
+// many as the reserved task may be skipped (epsilon_s, Alg. 4 line 12), the
+// rest after A's end, when big runs.
+func TestMultiChancePassesOverAStage(t *testing.T) {
+	p, err := New(base.Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]float64{"reservation": ReserveMulti, "relief_policy": Neutral} {
+		if err := p.Params.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	op := p.Allocate.(*Opera)
+	prof := &sim.Profile{Name: "flat", Absolute: true, Phases: []sim.Phase{{Name: "run", Frac: 1, CPU: 0.5, Mem: 50}}}
+	stage := func(name string, n int, req sim.Res, durS float64) sim.StageSpec {
+		d := make([]sim.Ms, n)
+		for i := range d {
+			d[i] = sim.Ms(durS * 1000)
+		}
+		return sim.StageSpec{Name: name, Kind: sim.KindGeneric, Req: req, Profile: prof, DurationsMs: d}
+	}
+	small := sim.Res{VCores: 1, MemMB: 100}
+	w := sim.JobSpec{Name: "W", App: "w", Framework: "test", Stages: []sim.StageSpec{stage("s", 12, small, 1)}}
+	a := sim.JobSpec{Name: "A", App: "a", Framework: "test", SubmitMs: 5000,
+		Stages: []sim.StageSpec{stage("run", 1, sim.Res{VCores: 4, MemMB: 1024}, 60)}}
+	b := sim.JobSpec{Name: "B", App: "w", Framework: "test", SubmitMs: 10000,
+		Stages: []sim.StageSpec{stage("s", 8, small, 1), stage("big", 1, sim.Res{VCores: 1, MemMB: 8192}, 1)}}
+	s, err := sim.New(sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: sim.Res{VCores: 4, MemMB: 8192}}},
+		Jobs: []sim.JobSpec{w, a, b}, Policy: p, KeepTasks: true,
+		AfterEvent: simtest.Invariants(t, func(s *sim.Sim) { checkQueues(t, s, op) })})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := s.Run(); sum.JobsCompleted != 3 {
+		t.Fatalf("%d of 3 jobs completed", sum.JobsCompleted)
+	}
+	aEnd := s.Jobs[1].Stages[0].Tasks[0].FinishMs
+	beside := 0
+	for _, x := range s.Jobs[2].Stages[0].Tasks {
+		if x.FirstStartMs < aEnd {
+			beside++
+		}
+	}
+	if beside != int(op.EpsS) {
+		t.Errorf("%d of B's %d short tasks started before A ended at %d ms, want epsilon_s = %v (opportunistic launches: %d)",
+			beside, len(s.Jobs[2].Stages[0].Tasks), aEnd, op.EpsS, op.OppLaunched)
+	}
+}
