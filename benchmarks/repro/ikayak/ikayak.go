@@ -208,7 +208,6 @@ func PredictMetrics(from int32) repro.Metrics {
 	}
 }
 
-// mean is the mean of xs (gonum/stat), NaN for none.
 // sparkPhases splits the finished Spark jobs' time into its stretches
 // (means over the jobs, s): submission to its AM's (the driver's) start,
 // to its first executor's start, to its last executor's start, and to its
@@ -243,6 +242,7 @@ func sparkPhases(s *sim.Sim, m map[string]float64) {
 	m["spark_am_wait"], m["spark_first_exec"], m["spark_exec_spread"], m["spark_tail"] = mean(am), mean(first), mean(spread), mean(tail)
 }
 
+// mean is the mean of xs (gonum/stat), NaN for none.
 func mean(xs []float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
