@@ -120,7 +120,7 @@ func (d *Dress) State() []sim.StateVar {
 		{Name: "predicted_release_ld", Doc: "F_2(t+1) - A_c2: releases predicted from large-demand jobs", Get: func() float64 { return d.last.F2 }, Min: 0, Max: 1, Per: sim.PerVCore},
 		{Name: "pending_sd", Doc: "P_1: containers pending for small-demand jobs, at the last control step", Get: func() float64 { return sum(d.last.SD) }, Min: 0, Max: 100, Per: sim.PerVCore, Log: true},
 		{Name: "pending_ld", Doc: "P_2: containers pending for large-demand jobs, at the last control step", Get: func() float64 { return sum(d.last.LD) }, Min: 0, Max: 100, Per: sim.PerVCore, Log: true},
-		{Name: "sd_used", Doc: "containers held by small-demand jobs (guaranteed), at the last refresh", Get: func() float64 { return d.used[SD] }, Min: 0, Max: 1, Per: sim.PerVCore},
+		{Name: "sd_used", Doc: "containers held by small-demand jobs (guaranteed) now", Get: func() float64 { return d.heldNow()[SD] }, Min: 0, Max: 1, Per: sim.PerVCore},
 		{Name: "phases_found", Doc: "phases detected so far over all jobs (Alg. 1)", Get: func() float64 { return float64(d.phases) }, Min: 0, Max: 100, Per: sim.PerJob, Log: true},
 	}
 }
@@ -237,11 +237,33 @@ func (d *Dress) info(h sim.Handle, j *sim.Job) *jobInfo {
 // nothing they count has changed since (Handle.Epoch), which gives the same
 // sums bit for bit at the cost of one comparison.
 func (d *Dress) refresh(h sim.Handle) {
-	if !d.dirty && (d.usedAt == h.Now() || d.usedEpoch == h.Epoch()) {
+	if d.fresh(h) {
 		d.usedAt = h.Now()
 		return
 	}
-	d.used = [2]float64{}
+	d.used = d.sums(h)
+	d.usedAt, d.usedEpoch, d.dirty = h.Now(), h.Epoch(), false
+}
+
+// heldNow is what each pool holds now, summed afresh: the state the
+// environment observes (sd_used). Not the sums as the last refresh left
+// them: when a refresh last came depends on which jobs the allocator
+// happened to ask about (Allow refreshes), not on the cluster.
+func (d *Dress) heldNow() [2]float64 {
+	if d.run == nil {
+		return [2]float64{}
+	}
+	return d.sums(d.run)
+}
+
+// fresh reports whether the pools' sums still hold (refresh keeps them).
+func (d *Dress) fresh(h sim.Handle) bool {
+	return !d.dirty && (d.usedAt == h.Now() || d.usedEpoch == h.Epoch())
+}
+
+// sums is what each pool holds now, summed afresh.
+func (d *Dress) sums(h sim.Handle) [2]float64 {
+	var used [2]float64
 	for _, j := range h.Active() {
 		if j.Running == 0 {
 			// It holds no container (AM, task or idle executor): it would
@@ -252,7 +274,7 @@ func (d *Dress) refresh(h sim.Handle) {
 		}
 		in := d.info(h, j)
 		if am := j.AM; am != nil && am.State == sim.TaskRunning && am.Container == sim.Guaranteed {
-			d.used[in.cat] += d.Units(am.Req)
+			used[in.cat] += d.Units(am.Req)
 		}
 		for _, st := range j.Stages {
 			// An idle Spark executor (StageSpec.PartitionExecutors) holds
@@ -263,16 +285,16 @@ func (d *Dress) refresh(h sim.Handle) {
 				continue // it would add +0 twice
 			}
 			u := d.Units(st.Spec.Req)
-			d.used[in.cat] += float64(idle) * u
+			used[in.cat] += float64(idle) * u
 			// Then each task that holds a guaranteed container, running or
 			// suspended, one addition each: every task of a stage asks for
 			// st.Spec.Req, so the count says what a scan of the stage's
 			// tasks would add, in the same order and rounding, at the cost
 			// of the containers held rather than the stage's length.
-			d.used[in.cat] = addTimes(d.used[in.cat], u, held)
+			used[in.cat] = addTimes(used[in.cat], u, held)
 		}
 	}
-	d.usedAt, d.usedEpoch, d.dirty = h.Now(), h.Epoch(), false
+	return used
 }
 
 // addTimes returns sum after adding u to it k times, one addition at a
