@@ -185,3 +185,12 @@ func BenchmarkQuick(b *testing.B) { benchRun(b, "quick", "") }
 
 // BenchmarkOperaMR: OPERA Sec. IV-B under Fair (2,878 tasks, 20 nodes).
 func BenchmarkOperaMR(b *testing.B) { benchRun(b, "opera-mr", "") }
+
+// BenchmarkAlibabaDRESSStall: hour 0 of alibaba-hour under DRESS with the
+// reserve held at 0 (delta_fixed = 0: no pool for small-demand jobs), the
+// setting a tuner draws when it tries the edge of DRESS-Ali-v0's box. 193
+// jobs never start; the run ends when no task has run for an hour. What it
+// costs is the price of one bad candidate in a learner's search.
+func BenchmarkAlibabaDRESSStall(b *testing.B) {
+	benchRun(b, "alibaba-hour", "dress", "workload.options.window=0", "delta_fixed=0")
+}

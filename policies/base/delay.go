@@ -10,6 +10,28 @@ import "yarngym/env/sim"
 type delay struct {
 	misses  int          // scheduling opportunities passed up waiting for locality
 	allowed sim.Locality // FairLocality: the level the job's maps may take now
+	// maps says whether the job has a map stage (0: not looked yet, 1: it
+	// has, 2: it has none, so its maps are never reached: mapsReached is nil
+	// for good). The job's stages do not change.
+	maps uint8
+}
+
+// mapless reports whether job j has no map stage, so that delay scheduling
+// never reaches its maps (mapsReached is nil whatever it asks for); in the
+// run perRun last saw.
+func (a *Allocator) mapless(j *sim.Job) bool {
+	a.delays = ByJobID(a.delays, j.ID)
+	dl := &a.delays[j.ID]
+	if dl.maps == 0 {
+		dl.maps = 2
+		for _, st := range j.Stages {
+			if st.Spec.Kind == sim.KindMap {
+				dl.maps = 1
+				break
+			}
+		}
+	}
+	return dl.maps == 2
 }
 
 // perRun resets what the allocator keeps for one run when h is another run
@@ -20,6 +42,12 @@ func (a *Allocator) perRun(h sim.Handle) {
 		return
 	}
 	a.run, a.maxAlloc, a.delays = h, sim.Res{}, a.delays[:0]
+	a.jobLimits = a.jobLimits[:0] // the parts are in place once a run starts
+	for _, l := range a.Limits {
+		if jl, ok := l.(JobLimit); ok {
+			a.jobLimits = append(a.jobLimits, jl)
+		}
+	}
 	for _, m := range h.Nodes() {
 		a.maxAlloc.MemMB = max(a.maxAlloc.MemMB, m.Spec.Cap.MemMB)
 		a.maxAlloc.VCores = max(a.maxAlloc.VCores, m.Spec.Cap.VCores)

@@ -57,13 +57,23 @@ type Dress struct {
 	usedAt     sim.Ms
 	usedEpoch  int64 // Handle.Epoch when used was last summed afresh
 	dirty      bool
-	last       Demand // inputs of the last control step
+	refusal    refusal // the pools as the last PrepareRefusals found them
+	last       Demand  // inputs of the last control step
 	phases     int
 }
 
+// refusal is what RefusesJob compares a job's smallest request with.
+type refusal struct {
+	ready  bool       // prepared for the run DRESS is attached to
+	summed bool       // used and limits are the pools' since PrepareRefusals
+	used   [2]float64 // what each pool holds, as Allow would sum it
+	limits [2]float64 // each pool's size
+}
+
 type jobInfo struct {
-	cat int
-	tr  *Tracker
+	cat      int
+	tr       *Tracker
+	minUnits float64 // the smallest request of the job (AM, any stage), in containers
 }
 
 // Params declares DRESS's parameters (names distinct from Capacity's).
@@ -204,16 +214,21 @@ func (d *Dress) Units(r sim.Res) float64 {
 // the A_c they compare with is the ~100 containers the nodes offer, not the
 // few free in a congested moment (theta_free = 1 selects that literal reading).
 func (d *Dress) classify(h sim.Handle, j *sim.Job) *jobInfo {
-	req := 0.0
+	req, minUnits := 0.0, math.Inf(1)
+	if j.AM != nil {
+		minUnits = d.Units(j.AM.Req)
+	}
 	for _, st := range j.Stages {
-		req += float64(st.Width()) * d.Units(st.Spec.Req)
+		u := d.Units(st.Spec.Req)
+		req += float64(st.Width()) * u
+		minUnits = min(minUnits, u)
 	}
 	basis := d.totR
 	if d.ThetaFree > 0 {
 		d.refresh(h)
 		basis = max(d.totR-d.used[SD]-d.used[LD], 0)
 	}
-	in := &jobInfo{cat: LD, tr: NewTracker(&d.det)}
+	in := &jobInfo{cat: LD, tr: NewTracker(&d.det), minUnits: minUnits}
 	if req <= d.Theta*basis {
 		in.cat = SD
 	}
@@ -245,10 +260,22 @@ func (d *Dress) refresh(h sim.Handle) {
 	d.usedAt, d.usedEpoch, d.dirty = h.Now(), h.Epoch(), false
 }
 
+// usedNow is what each pool holds now, as Allow would find it, without
+// refreshing: the sums kept while they hold (fresh), else made afresh.
+func (d *Dress) usedNow() [2]float64 {
+	if d.run == nil {
+		return [2]float64{}
+	}
+	if d.fresh(d.run) {
+		return d.used
+	}
+	return d.sums(d.run)
+}
+
 // heldNow is what each pool holds now, summed afresh: the state the
 // environment observes (sd_used). Not the sums as the last refresh left
-// them: when a refresh last came depends on which jobs the allocator
-// happened to ask about (Allow refreshes), not on the cluster.
+// them, nor usedNow: when a refresh last came depends on which jobs the
+// allocator happened to ask about, not on the cluster.
 func (d *Dress) heldNow() [2]float64 {
 	if d.run == nil {
 		return [2]float64{}
@@ -329,6 +356,32 @@ func (d *Dress) Allow(h sim.Handle, t *sim.Task, _ *sim.Node) bool {
 		limit = d.totR * (1 - delta)
 	}
 	return d.used[in.cat]+d.Units(t.Req) <= limit+1e-9
+}
+
+// PrepareRefusals implements base.JobLimit: RefusesJob compares with the
+// pools' usage and sizes as Allow would find them now (usedNow), without
+// refreshing the sums: where they are made afresh and where launches are
+// added to them stays where Allow and Launched put it.
+func (d *Dress) PrepareRefusals(h sim.Handle) {
+	d.refusal.ready = d.run == h // a run's first job attaches DRESS (JobArrived)
+	d.refusal.summed = false     // summed at the first question (a ranking may ask none)
+}
+
+// RefusesJob implements base.JobLimit: job j's pool has no room for its
+// smallest request, so Allow refuses each of its tasks (a sum rounds
+// monotonically: used + a smaller request is never the larger sum).
+func (d *Dress) RefusesJob(j *sim.Job) bool {
+	in := d.known(j.ID)
+	if !d.refusal.ready || in == nil {
+		return false // not classified yet: Allow answers
+	}
+	if r := &d.refusal; !r.summed {
+		r.used = d.usedNow()
+		delta := d.Delta()
+		r.limits = [2]float64{d.totR * delta, d.totR * (1 - delta)}
+		r.summed = true
+	}
+	return d.refusal.used[in.cat]+in.minUnits > d.refusal.limits[in.cat]+1e-9
 }
 
 // Launched implements base.Launched: pool usage and phase detection.
