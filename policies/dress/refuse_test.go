@@ -2,7 +2,6 @@ package dress_test
 
 import (
 	"fmt"
-	"reflect"
 	"testing"
 
 	"yarngym/env/scenario"
@@ -128,7 +127,7 @@ func TestRefusesJobOnlyWhereAllowRefuses(t *testing.T) {
 				}
 			})
 			s.Run()
-			if refused == 0 && !reflect.DeepEqual(c.sets, []string{"delta_fixed=1"}) {
+			if refused == 0 {
 				t.Errorf("no job refused whole: the test checks nothing here")
 			}
 		})
