@@ -32,19 +32,6 @@ type Limit interface {
 	Allow(h sim.Handle, t *sim.Task, n *sim.Node) bool
 }
 
-// JobLimit is a Limit that can also tell, from the job alone, that it
-// refuses every task job j may ask for now (DRESS's pool without room for
-// the job's smallest request). The answer must be exact: true only where
-// Allow would refuse each of the job's tasks on any node.
-type JobLimit interface {
-	Limit
-	// PrepareRefusals readies RefusesJob for the run's state now; the
-	// allocator calls it before the questions of one ranking (no launch
-	// comes between them).
-	PrepareRefusals(h sim.Handle)
-	RefusesJob(j *sim.Job) bool
-}
-
 // Launched is told of every container the allocator launches, so orders and
 // limits that keep running totals can update them.
 type Launched interface {
@@ -366,7 +353,7 @@ func (a *Allocator) rank(h sim.Handle, offer bool) {
 		a.prepareRefusals(h)
 	}
 	for _, j := range h.Asking() {
-		if !offer || ((a.Considers == nil || a.Considers(h, j)) && !a.refusedWhole(j, true)) {
+		if !offer || ((a.Considers == nil || a.Considers(h, j)) && !a.refusedWhole(j)) {
 			a.jobs = append(a.jobs, j)
 		}
 	}
@@ -437,19 +424,12 @@ func (a *Allocator) Ranked(h sim.Handle) []*sim.Job {
 // TaskFor returns job j's next task for node n under delay scheduling and
 // the limits, or nil.
 func (a *Allocator) TaskFor(h sim.Handle, j *sim.Job, n *sim.Node) *sim.Task {
-	offered := a.offered(h, n)
-	a.prepareRefusals(h)
-	if a.refusedWhole(j, offered) {
-		a.typed = typedTask{}
-		return nil
-	}
-	return a.taskFor(h, j, n, offered)
+	return a.taskFor(h, j, n, a.offered(h, n))
 }
 
 // taskFor is TaskFor given whether n's heartbeat is a scheduling
 // opportunity (offered: the node's alone, so assignOne asks once for all
-// the jobs it tries) for a job no JobLimit refuses whole (assignOne ranks
-// no other).
+// the jobs it tries).
 func (a *Allocator) taskFor(h sim.Handle, j *sim.Job, n *sim.Node, offered bool) *sim.Task {
 	a.typed = typedTask{}
 	dl := a.delayOf(h, j)
@@ -500,43 +480,6 @@ func (a *Allocator) taskFor(h sim.Handle, j *sim.Job, n *sim.Node, offered bool)
 		}
 	}
 	return t
-}
-
-// refusedWhole reports whether a JobLimit refuses every task of job j
-// where TaskFor's answer for a refused job, nil, leaves nothing behind: with
-// no delay scheduling, or under the CapacityScheduler's, which counts a
-// missed opportunity only for a job whose maps it reaches on an offered
-// node (capacityAllowed) and otherwise refuses before counting
-// (preCheckForNodeCandidateSet). TaskFor then returns nil without finding
-// the job's next task: the same answer, at the cost of the limit's test, so
-// that a heartbeat costs what the jobs the limits let through cost, not
-// every job that asks (193 jobs DRESS's empty pool holds back on an
-// Alibaba hour, BenchmarkAlibabaDRESSStall). Fair's and the plain delay
-// rules count an opportunity for a refused job too, so they take the long
-// way.
-func (a *Allocator) refusedWhole(j *sim.Job, offered bool) bool {
-	refused := false
-	for _, l := range a.jobLimits {
-		if l.RefusesJob(j) {
-			refused = true
-			break
-		}
-	}
-	if !refused {
-		return false
-	}
-	if a.LocalityDelay <= 0 {
-		return true
-	}
-	return a.CapacityLocality && (!offered || a.mapless(j) || mapsReached(j) == nil)
-}
-
-// prepareRefusals readies refusedWhole for h's run now (JobLimit).
-func (a *Allocator) prepareRefusals(h sim.Handle) {
-	a.perRun(h)
-	for _, l := range a.jobLimits {
-		l.PrepareRefusals(h)
-	}
 }
 
 // typedTask is the task TaskFor last returned for an offered node, with the
