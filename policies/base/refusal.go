@@ -1,6 +1,10 @@
 package base
 
-import "yarngym/env/sim"
+import (
+	"slices"
+
+	"yarngym/env/sim"
+)
 
 // JobLimit is a Limit that can also tell, from the job alone, that it
 // refuses every task job j may ask for now (DRESS's pool without room for
@@ -27,14 +31,7 @@ type JobLimit interface {
 // BenchmarkAlibabaDRESSStall). Fair's and the plain delay rules count an
 // opportunity for a refused job too, so they take the long way.
 func (a *Allocator) refusedWhole(j *sim.Job) bool {
-	refused := false
-	for _, l := range a.jobLimits {
-		if l.RefusesJob(j) {
-			refused = true
-			break
-		}
-	}
-	if !refused {
+	if !slices.ContainsFunc(a.jobLimits, func(l JobLimit) bool { return l.RefusesJob(j) }) {
 		return false
 	}
 	if a.LocalityDelay <= 0 {
