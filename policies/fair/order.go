@@ -29,7 +29,11 @@ import (
 // unconditional preemption killed those reducers (opera-spark, AGGRESSIVE,
 // seed 1: at 1,240 s job 6 had no map running and its AM preempted 35
 // reducers, while 58 opportunistic maps of jobs 2, 3 and 5 ran; jobs 5, 3
-// and 2 followed within 50 s). Not modelled: its first rule,
+// and 2 followed within 50 s). The limits, the AM share, starvation and the
+// cached demand (limits.go, amshare.go, reserve.go, update.go) still count
+// guaranteed containers only: they bound what the guaranteed capacity
+// holds, and OPERA's guaranteed availability leaves opportunistic tasks out
+// (GA = C - the normal tasks' demands, Eq. 6). Not modelled: its first rule,
 // a schedulable with no demand last (an active job always holds or asks for
 // its AM).
 type Order struct {
