@@ -18,6 +18,9 @@ type job struct {
 	name, queue   string
 	running, asks int
 	askMB         int64
+	// opp of the running tasks hold opportunistic containers (OPERA's):
+	// the job holds them, the node's guaranteed allocation does not.
+	opp int
 }
 
 // heartbeat builds Fair over queues on two nodes of <8 vCores, 8 GB>, lays
@@ -47,9 +50,14 @@ func heartbeat(t *testing.T, queues []base.Queue, params map[string]float64, job
 			req.MemMB = jb.askMB
 		}
 		j := h.AddJob(fakehandle.Job{Name: jb.name, Queue: jb.queue, Req: req, Tasks: jb.running + jb.asks})
-		for _, tk := range j.Stages[0].Tasks[:jb.running] {
+		for i, tk := range j.Stages[0].Tasks[:jb.running] {
 			tk.Req = gb(1)
 			h.Run(tk, n1)
+			if i < jb.opp {
+				tk.Container = sim.Opportunistic
+				n1.Alloc, n1.OppAlloc = n1.Alloc.Sub(tk.Alloc), n1.OppAlloc.Add(tk.Alloc)
+				j.OppAlloc = j.OppAlloc.Add(tk.Alloc)
+			}
 		}
 	}
 	for _, c := range p.Controls {
@@ -89,6 +97,9 @@ func TestFairHeartbeat(t *testing.T) {
 		{name: "jobs of one queue: the one holding less first",
 			jobs: []job{{name: "j1", running: 2, asks: 1}, {name: "j2", running: 1, asks: 1}},
 			want: []string{"launch j2/s/1 on n0"}},
+		{name: "opportunistic containers count as held: 1 GB guaranteed and 2 GB opportunistic come after 2 GB (OPERA Sec. III-E: 'actual occupied resources')",
+			jobs: []job{{name: "j1", running: 3, opp: 2, asks: 1}, {name: "j2", running: 2, asks: 1}},
+			want: []string{"launch j2/s/2 on n0"}},
 		{name: "jobs of one queue holding as much: the first submitted first",
 			jobs: []job{{name: "j1", running: 1, asks: 1}, {name: "j2", running: 1, asks: 1}},
 			want: []string{"launch j1/s/1 on n0"}},
