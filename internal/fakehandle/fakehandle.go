@@ -114,8 +114,13 @@ func (c *Cluster) newTask(j *sim.Job, st *sim.Stage, kind sim.TaskKind, req sim.
 // Run puts task t in a container on node n as if it had been launched
 // before the test starts (it holds its normalized request), without a Log
 // entry.
-func (c *Cluster) Run(t *sim.Task, n *sim.Node) {
-	if err := c.start(t, n, c.Normalized(t.Req)); err != nil {
+func (c *Cluster) Run(t *sim.Task, n *sim.Node) { c.RunAs(t, n, sim.Guaranteed) }
+
+// RunAs is Run in a container of the given kind: an opportunistic one is
+// held by its job but not by the node's guaranteed allocation (the
+// engine's accounting, sim's launch).
+func (c *Cluster) RunAs(t *sim.Task, n *sim.Node, kind sim.ContainerKind) {
+	if err := c.start(t, n, c.Normalized(t.Req), kind); err != nil {
 		panic(err)
 	}
 }
@@ -298,21 +303,26 @@ func (c *Cluster) GivenLevel(t *sim.Task) sim.Locality { return t.Locality }
 
 // The actions: each is logged and booked.
 
-func (c *Cluster) start(t *sim.Task, n *sim.Node, alloc sim.Res) error {
+func (c *Cluster) start(t *sim.Task, n *sim.Node, alloc sim.Res, kind sim.ContainerKind) error {
 	if t.State != sim.TaskPending {
 		return fmt.Errorf("%s is %v, not pending", name(t), t.State)
 	}
-	if !c.Calc.Fits(alloc, n.Free()) {
+	if kind == sim.Guaranteed && !c.Calc.Fits(alloc, n.Free()) {
 		return fmt.Errorf("%s (%v) does not fit %s (%v free)", name(t), alloc, n.Spec.Name, n.Free())
 	}
 	if n.Reserved == t {
 		n.Reserved = nil
 	}
 	t.State, t.Node, t.Alloc, t.StartMs = sim.TaskRunning, n, alloc, c.NowMs
-	t.Locality = c.ContainerLevel(t, n)
-	n.Alloc = n.Alloc.Add(alloc)
-	n.Containers = append(n.Containers, t)
+	t.Locality, t.Container = c.ContainerLevel(t, n), kind
 	j := t.Job
+	if kind == sim.Guaranteed {
+		n.Alloc = n.Alloc.Add(alloc)
+	} else {
+		n.OppAlloc = n.OppAlloc.Add(alloc)
+		j.OppAlloc = j.OppAlloc.Add(alloc)
+	}
+	n.Containers = append(n.Containers, t)
 	j.Alloc = j.Alloc.Add(alloc)
 	j.Running++
 	if t.Stage != nil {
@@ -323,10 +333,9 @@ func (c *Cluster) start(t *sim.Task, n *sim.Node, alloc sim.Res) error {
 }
 
 func (c *Cluster) Launch(t *sim.Task, n *sim.Node, kind sim.ContainerKind) error {
-	if err := c.start(t, n, c.Normalized(t.Req)); err != nil {
+	if err := c.start(t, n, c.Normalized(t.Req), kind); err != nil {
 		return err
 	}
-	t.Container = kind
 	c.logf("launch %s on %s", name(t), n.Spec.Name)
 	return nil
 }
@@ -338,7 +347,7 @@ func (c *Cluster) LaunchTyped(t *sim.Task, n *sim.Node, kind sim.ContainerKind, 
 }
 
 func (c *Cluster) LaunchShrunk(t *sim.Task, n *sim.Node, alloc sim.Res) error {
-	if err := c.start(t, n, alloc); err != nil {
+	if err := c.start(t, n, alloc, sim.Guaranteed); err != nil {
 		return err
 	}
 	c.logf("launch %s on %s shrunk to %v", name(t), n.Spec.Name, alloc)
@@ -388,7 +397,12 @@ func (c *Cluster) release(t *sim.Task) error {
 		return fmt.Errorf("%s is %v, not in a container", name(t), t.State)
 	}
 	n := t.Node
-	n.Alloc = n.Alloc.Sub(t.Alloc)
+	if t.Container == sim.Guaranteed {
+		n.Alloc = n.Alloc.Sub(t.Alloc)
+	} else {
+		n.OppAlloc = n.OppAlloc.Sub(t.Alloc)
+		t.Job.OppAlloc = t.Job.OppAlloc.Sub(t.Alloc)
+	}
 	for i, x := range n.Containers {
 		if x == t {
 			n.Containers = append(n.Containers[:i], n.Containers[i+1:]...)

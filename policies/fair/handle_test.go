@@ -52,12 +52,11 @@ func heartbeat(t *testing.T, queues []base.Queue, params map[string]float64, job
 		j := h.AddJob(fakehandle.Job{Name: jb.name, Queue: jb.queue, Req: req, Tasks: jb.running + jb.asks})
 		for i, tk := range j.Stages[0].Tasks[:jb.running] {
 			tk.Req = gb(1)
-			h.Run(tk, n1)
+			kind := sim.Guaranteed
 			if i < jb.opp {
-				tk.Container = sim.Opportunistic
-				n1.Alloc, n1.OppAlloc = n1.Alloc.Sub(tk.Alloc), n1.OppAlloc.Add(tk.Alloc)
-				j.OppAlloc = j.OppAlloc.Add(tk.Alloc)
+				kind = sim.Opportunistic
 			}
+			h.RunAs(tk, n1, kind)
 		}
 	}
 	for _, c := range p.Controls {
