@@ -56,7 +56,7 @@ func TestErrorsNameTheRightThing(t *testing.T) {
 			"yarngym: builtin:quick with --set cluster.nodes.0.vcore=3: cluster.nodes.vcore: unknown key; did you mean vcores? " +
 				"(cluster.nodes takes: name, count, vcores, mem_mb, cores, disk_mbps, net_mbps, speed, reduce_slots)\n"},
 		{[]string{"run", "quick", "--set", "max_am_shar=0.3"},
-			"yarngym: --set: max_am_shar: unknown parameter \"max_am_shar\"; did you mean max_am_share? (policy fair has: max_am_share, assignmultiple, dynamic_max_assign, max_assign, " +
+			"yarngym: --set: max_am_shar: unknown parameter \"max_am_shar\"; did you mean max_am_share? (policy fair has: max_am_share, zero_headroom, assignmultiple, dynamic_max_assign, max_assign, " +
 				"update_interval_ms, reservation_threshold_mb, reservable_nodes, minimum_allocation_mb, minimum_allocation_vcores, " +
 				"increment_allocation_mb, increment_allocation_vcores, locality_delay)\n"},
 	} {

@@ -90,30 +90,15 @@ func fairBase(sp base.Spec, name string) (*sim.Policy, error) {
 		return nil, err
 	}
 	p.Name = name
-	// YARN v2.2.0's FairScheduler never sets an application's headroom:
-	// FSSchedulerApp.getHeadroom returns its resourceLimit, a record created
-	// empty and set by no caller (FairScheduler.allocate returns it as is),
-	// so every AM is told it may get nothing more. YARN-1959 ("Fix headroom
-	// calculation in FairScheduler", Hadoop 2.6.0) computed it from the
-	// cluster's and the queue's free resources, as Hadoop 3.3.6 does and the
-	// stock "fair" policy models. A MapReduce AM builds its resource limit
-	// from the headroom plus what it holds (RMContainerAllocator.
-	// scheduleReduces, preemptReducesIfNeeded): with none, it ramps its
-	// reducers up only within what the job already holds, and preempts them
-	// as soon as its maps wait with none of them in a container, where with
-	// 3.3.6's headroom a cluster whose free vCores are spread over its nodes
-	// too thinly for a map still shows room for one, and the reducers hold
-	// their containers until the unconditional preemption, 300 s later.
-	stock := p.Headroom
-	var zeroHeadroom float64
-	p.Headroom = func(h sim.Handle, j *sim.Job) sim.Res {
-		if zeroHeadroom >= 1 {
-			return sim.Res{}
-		}
-		return stock(h, j)
+	// YARN v2.2.0's FairScheduler never set an application's headroom
+	// (fair.New's zero_headroom, before YARN-1959 in Hadoop 2.6.0): the
+	// paper's stack, so on by default here.
+	if q := p.Params.Get("zero_headroom"); q != nil {
+		q.Default = 1
+		q.Doc += "; on by default here: the paper's YARN v2.2.0"
+		q.Ref = "AutoAdmin Sec. 6 (YARN v2.2.0); " + q.Ref
+		*q.Value = 1
 	}
-	p.Params.Add(sim.Param{Name: "zero_headroom", Doc: "1: the FairScheduler tells every AM its headroom is zero, as YARN v2.2.0's did (the paper's); 0: Hadoop 3.3.6's headroom (YARN-1959)",
-		Ref: "AutoAdmin Sec. 6 (YARN v2.2.0); FSSchedulerApp.getHeadroom before YARN-1959 (Hadoop 2.6.0)", Min: 0, Max: 1, Default: 1, Integer: true, Value: &zeroHeadroom})
 	if q := p.Params.Get("max_am_share"); q != nil {
 		q.Default = -1
 		q.Doc += "; off by default here: the paper's YARN v2.2.0 Fair scheduler has no maxAMShare"

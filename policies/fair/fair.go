@@ -79,8 +79,26 @@ func New(sp base.Spec) (*sim.Policy, error) {
 				return maxAssign <= 0 || float64(b.Containers) < maxAssign
 			}
 		}}
+	// zeroHeadroom: YARN before 2.6.0 never set an application's headroom
+	// (FSSchedulerApp.getHeadroom returned its resourceLimit, a record
+	// created empty that no caller set, and FairScheduler.allocate returned
+	// it as is), so every AM was told it could get nothing more. YARN-1959
+	// ("Fix headroom calculation in FairScheduler", Hadoop 2.6.0) computed
+	// it as Hadoop 3.3.6 does (AMShare.headroom). A MapReduce AM builds its
+	// resource limit from the headroom plus what it holds (RMContainer-
+	// Allocator.scheduleReduces, preemptReducesIfNeeded): with none it ramps
+	// its reducers up only within what its job already holds and preempts
+	// them as soon as its maps wait with none of them in a container. The
+	// papers that ran YARN 2.2 (AutoAdmin) and 2.5 (OPERA) ran this.
+	var zeroHeadroom float64
+	headroom := func(h sim.Handle, j *sim.Job) sim.Res {
+		if zeroHeadroom >= 1 {
+			return sim.Res{}
+		}
+		return am.headroom(h, j)
+	}
 	p := &sim.Policy{Name: "fair", Allocate: a, Controls: []sim.Controller{u}, Params: &sim.Params{},
-		Headroom: am.headroom, KeepReservations: true}
+		Headroom: headroom, KeepReservations: true}
 	for _, q := range sp.Queues {
 		if q.MaxRunningApps > 0 {
 			p.Admission = []sim.Admitter{&maxRunning{conf: c}}
@@ -90,6 +108,8 @@ func New(sp base.Spec) (*sim.Policy, error) {
 	const ref = "Hadoop 3.3.6 FairScheduler "
 	p.Params.Add(sim.Param{Name: "max_am_share", Doc: "share of a queue's fair share (memory; vCores: of the cluster's unallocated vCores) its AMs may hold; -1 switches the limit off",
 		Ref: ref + "maxAMShare (queueMaxAMShareDefault, default 0.5)", Min: -1, Max: 1, Default: 0.5, Value: &am.MaxAMShare})
+	p.Params.Add(sim.Param{Name: "zero_headroom", Doc: "1: tell every AM its headroom is zero, as the FairScheduler did before Hadoop 2.6.0 (YARN 2.2, 2.5); 0: Hadoop 3.3.6's headroom",
+		Ref: "FSSchedulerApp.getHeadroom before YARN-1959 (Hadoop 2.6.0)", Min: 0, Max: 1, Default: 0, Integer: true, Value: &zeroHeadroom})
 	p.Params.Add(sim.Param{Name: "assignmultiple", Doc: "1: assign several containers per node heartbeat (capped by max_assign or dynamic_max_assign); 0: one",
 		Ref: ref + "yarn.scheduler.fair.assignmultiple (default false)", Min: 0, Max: 1, Default: 0, Integer: true, Value: &assignMultiple})
 	p.Params.Add(sim.Param{Name: "dynamic_max_assign", Doc: "with assignmultiple: 1 assigns up to half of the node's free resources per heartbeat; 0 uses max_assign",
