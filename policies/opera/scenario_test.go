@@ -163,3 +163,36 @@ func TestMultiChanceAskGone(t *testing.T) {
 		t.Fatalf("%d of 8 jobs completed", res.Summary.JobsCompleted)
 	}
 }
+
+// TestFairHeadroomOfYARN25: the OPERA scenarios run the paper's YARN v2.5
+// FairScheduler, which told every AM its headroom was zero (before
+// YARN-1959, Hadoop 2.6.0). Under Fair on opera-mr the MapReduce AMs then
+// ramp their reducers up only within what their jobs hold: no reducer sits
+// idle on a container its maps wait for, none is preempted, and the maps
+// use more of the cluster than under Hadoop 3.3.6's headroom, where the
+// early reducers hold vCores idle through the map phase until the
+// unconditional preemption frees them.
+//
+// Reference: OPERA Sec. IV (YARN v2.5); FSSchedulerApp.getHeadroom before
+// YARN-1959; RMContainerAllocator.scheduleReduces, preemptReducesIfNeeded.
+func TestFairHeadroomOfYARN25(t *testing.T) {
+	run := func(zero string) *runner.Result {
+		res, err := runner.Run(runner.Options{Scenario: "opera-mr", Sets: []string{"policy.params.zero_headroom=" + zero},
+			AfterEvent: simtest.Invariants(t, nil)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Summary.JobsCompleted != 6 {
+			t.Fatalf("zero_headroom=%s: %d of 6 jobs completed", zero, res.Summary.JobsCompleted)
+		}
+		return res
+	}
+	v25, v336 := run("1").JSON(), run("0").JSON()
+	if v25.ReducersPreempted != 0 || v336.ReducersPreempted < 5 {
+		t.Errorf("reducers preempted by their AMs: %d with zero headroom (want 0), %d with Hadoop 3.3.6's (want >= 5)",
+			v25.ReducersPreempted, v336.ReducersPreempted)
+	}
+	if !(v25.VCoresUsedMean > 1.2*v336.VCoresUsedMean) {
+		t.Errorf("vCores used: %.1f with zero headroom, %.1f with Hadoop 3.3.6's: want at least 20%% more", v25.VCoresUsedMean, v336.VCoresUsedMean)
+	}
+}
