@@ -17,19 +17,20 @@ func TestEndToEnd(t *testing.T) {
 	for _, c := range []struct {
 		scenario string
 		sets     []string
+		policy   string // --policy: the scenario's own parameters that RAS does not have stay with its policy
 		jobs     int
 	}{
-		{"ras-adaptive", nil, 9},
-		{"ras-adaptive", []string{"workload.options.goals=tight"}, 9},
-		{"quick", []string{"policy.name=ras"}, 0},
+		{"ras-adaptive", nil, "", 9},
+		{"ras-adaptive", []string{"workload.options.goals=tight"}, "", 9},
+		{"quick", []string{"policy.name=ras"}, "", 0},
 		// YARN maps of 3-4 vCores beside reducers of 2: RAS's task
 		// scheduler launched reducers past the MapReduce AM's ramp-up
 		// (its profiles pack 7 per node), they filled every vCore, the
 		// AM's preemption killed one and RAS started it again, forever.
-		{"opera-mr", []string{"policy.name=ras"}, 6},
-		{"opera-spark", []string{"policy.name=ras"}, 8},
+		{"opera-mr", nil, "ras", 6},
+		{"opera-spark", nil, "ras", 8},
 	} {
-		res, err := runner.Run(runner.Options{Scenario: c.scenario, Sets: c.sets, AfterEvent: simtest.Invariants(t)})
+		res, err := runner.Run(runner.Options{Scenario: c.scenario, Sets: c.sets, Policy: c.policy, AfterEvent: simtest.Invariants(t)})
 		if err != nil {
 			t.Fatal(err)
 		}
