@@ -136,65 +136,89 @@ func TestKillsNewestOpportunistic(t *testing.T) {
 	}
 }
 
-// TestPreserveWindow: under PRESERVE, BR and BT grow by alpha on each
-// contention and shrink by alpha after a quiet window of BT, never below
-// their initial values nor BR above the node's capacity.
+// TestPreserveWindow: under PRESERVE, BR and BT grow by alpha on a
+// contention within the current block window (on every contention with
+// grow_always, Alg. 1 lines 24-27 as printed) and shrink by alpha after a
+// quiet window of BT, never below their initial values nor BR above the
+// node's capacity; a contention from rest opens a window without growing.
 //
 // Reference: OPERA Sec. III-C, Alg. 1 lines 23-33 ("We double the values of
-// BR_i ... and BT_i"; "decreased exponentially by a factor of alpha, if no
-// resource contention has been detected in the past time window BT_i").
+// BR_i ... and BT_i ... if a new resource contention is detected within the
+// current block time window"; "decreased exponentially by a factor of
+// alpha, if no resource contention has been detected in the past time
+// window BT_i").
 func TestPreserveWindow(t *testing.T) {
-	for _, alpha := range []float64{2, 3} {
-		// One task that is never launched keeps the run (and its clock) going.
-		prof := &sim.Profile{Name: "flat", Phases: []sim.Phase{{Name: "run", Frac: 1, CPU: 1, Mem: 1}}}
-		s, err := sim.New(sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: sim.Res{VCores: 15, MemMB: 12288}}},
-			Jobs: []sim.JobSpec{{Name: "j", Stages: []sim.StageSpec{{Name: "s", Kind: sim.KindGeneric, Req: sim.Res{VCores: 1, MemMB: 1},
-				Profile: prof, DurationsMs: []sim.Ms{1000}}}}},
-			Policy: &sim.Policy{Name: "none", Allocate: &launchAll{done: true}}, StallMs: 1 << 40})
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := s.Nodes[0]
-		m := NewMonitor()
-		m.Alpha = alpha
-		at := func(sec float64, c int) {
-			s.RunUntil(sim.Ms(sec * 1000))
-			m.Relieve(s.Handle(), n, c)
-		}
-		check := func(when string, level int) {
-			t.Helper()
-			k := 1.0
-			for i := 0; i < level; i++ {
-				k *= alpha
+	for _, growAlways := range []float64{0, 1} {
+		for _, alpha := range []float64{2, 3} {
+			// One task that is never launched keeps the run (and its clock) going.
+			prof := &sim.Profile{Name: "flat", Phases: []sim.Phase{{Name: "run", Frac: 1, CPU: 1, Mem: 1}}}
+			s, err := sim.New(sim.Config{Nodes: []sim.NodeSpec{{Name: "n", Cap: sim.Res{VCores: 15, MemMB: 12288}}},
+				Jobs: []sim.JobSpec{{Name: "j", Stages: []sim.StageSpec{{Name: "s", Kind: sim.KindGeneric, Req: sim.Res{VCores: 1, MemMB: 1},
+					Profile: prof, DurationsMs: []sim.Ms{1000}}}}},
+				Policy: &sim.Policy{Name: "none", Allocate: &launchAll{done: true}}, StallMs: 1 << 40})
+			if err != nil {
+				t.Fatal(err)
 			}
-			bc, bm := m.Blocked(n)
-			wc, wm := min(2*k, 15), min(1024*k, 12288)
-			if bc != wc || bm != wm || m.BlockTimeMs(n) != sim.Ms(60000*k) {
-				t.Fatalf("alpha %v, %s: BR <%v, %v>, BT %d ms; want <%v, %v>, %v ms", alpha, when, bc, bm, m.BlockTimeMs(n), wc, wm, 60000*k)
+			n := s.Nodes[0]
+			m := NewMonitor()
+			m.Alpha, m.GrowAlways = alpha, growAlways
+			at := func(sec float64, c int) {
+				s.RunUntil(sim.Ms(sec * 1000))
+				m.Relieve(s.Handle(), n, c)
 			}
-		}
-		check("start", 0)
-		at(10, contCPU)
-		check("first contention", 1)
-		at(20, contMemory)
-		check("second contention", 2)
-		bt := 60 * alpha * alpha // the window after the second contention
-		at(20+bt-1, contNone)
-		check("inside the window", 2)
-		at(20+bt+1, contNone)
-		check("after a quiet window", 1)
-		at(20+bt+1+60*alpha-1, contNone)
-		check("inside the shorter window", 1)
-		at(20+bt+1+60*alpha+1, contNone)
-		check("after another quiet window", 0)
-		at(10000, contNone)
-		check("floor", 0)
-		for i := 0; i < 10; i++ {
-			at(10001+float64(i), contCPU)
-		}
-		bc, _ := m.Blocked(n)
-		if bc != 15 {
-			t.Fatalf("alpha %v: BR after many contentions = %v vCores, want the capacity 15", alpha, bc)
+			check := func(when string, level int) {
+				t.Helper()
+				k := 1.0
+				for i := 0; i < level; i++ {
+					k *= alpha
+				}
+				bc, bm := m.Blocked(n)
+				wc, wm := min(2*k, 15), min(1024*k, 12288)
+				if bc != wc || bm != wm || m.BlockTimeMs(n) != sim.Ms(60000*k) {
+					t.Fatalf("grow_always %v, alpha %v, %s: BR <%v, %v>, BT %d ms; want <%v, %v>, %v ms", growAlways, alpha, when, bc, bm, m.BlockTimeMs(n), wc, wm, 60000*k)
+				}
+			}
+			// From rest the first contention grows BR only when every
+			// contention does.
+			first := 0
+			if growAlways == 1 {
+				first = 1
+			}
+			check("start", 0)
+			at(10, contCPU)
+			check("first contention", first)
+			at(20, contMemory)
+			check("second contention, within the window", first+1)
+			bt := 60 * math.Pow(alpha, float64(first+1)) // the window after the second contention
+			at(20+bt-1, contNone)
+			check("inside the window", first+1)
+			at(20+bt+1, contNone)
+			check("after a quiet window", first)
+			end := 20 + bt + 1
+			if first == 1 {
+				at(end+60*alpha-1, contNone)
+				check("inside the shorter window", 1)
+				end += 60 * alpha
+				at(end+1, contNone)
+				check("after another quiet window", 0)
+				end++
+			}
+			// A shrink opens a window: a contention in it grows BR.
+			at(end+30, contCPU)
+			check("contention in the window a shrink opened", 1)
+			at(end+30+60*alpha+1, contNone)
+			check("quiet again", 0)
+			at(10000, contNone)
+			check("floor", 0)
+			at(10001, contCPU)
+			check("contention from rest", first)
+			for i := 0; i < 10; i++ {
+				at(10002+float64(i), contCPU)
+			}
+			bc, _ := m.Blocked(n)
+			if bc != 15 {
+				t.Fatalf("grow_always %v, alpha %v: BR after many contentions = %v vCores, want the capacity 15", growAlways, alpha, bc)
+			}
 		}
 	}
 }

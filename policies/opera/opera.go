@@ -114,6 +114,8 @@ func (o *Opera) params() *sim.Params {
 		Ref: "OPERA Sec. III-C (BR_i)", Min: 0, Max: 1 << 20, Default: 1024, Value: &m.BlockMemMB})
 	ps.Add(sim.Param{Name: "block_time_s", Doc: "PRESERVE: initial (and least) block time BT (s); assumed: the short-task cutoff, time for opportunistic tasks to drain",
 		Ref: "OPERA Sec. III-C (BT_i)", Min: 1, Max: 3600, Default: 60, Value: &m.BlockTimeS})
+	ps.Add(sim.Param{Name: "grow_always", Doc: "PRESERVE: 0 grows BR and BT on a contention within the current block window only (the text), 1 on every contention (Alg. 1 lines 24-27 as printed)",
+		Ref: "OPERA Sec. III-C (\"if a new resource contention is detected within the current block time window\"; 0: the text)", Min: 0, Max: 1, Default: 0, Integer: true, Value: &m.GrowAlways})
 	ps.Add(sim.Param{Name: "reservation", Doc: "task reservation: 0 off (Fair's node reservation), 1 strict (Alg. 3), 2 multi-chance (Alg. 4)",
 		Ref: "OPERA Sec. III-E", Min: 0, Max: 2, Default: ReserveOff, Integer: true, Value: &o.Reservation})
 	ps.Add(sim.Param{Name: "epsilon_r", Doc: "multi-chance: most tasks in a node's reservation queue; assumed",
