@@ -356,6 +356,12 @@ func (s *Sim) assignBatch(st *Stage) {
 		}
 		return nil
 	}
+	// The last pass takes from the whole queue, and what it passes over
+	// stays passed over (no map's state changes in the pass; the one it
+	// takes is taken): each container resumes the scan where the one before
+	// stopped, not at the queue's head, which on a stage of thousands of
+	// maps cost scale-50k 5 % of its CPU.
+	next := st.head
 	for pass := 0; pass < 3; pass++ {
 		for i, e := range es {
 			if chosen[i] != nil {
@@ -368,7 +374,11 @@ func (s *Sim) assignBatch(st *Stage) {
 			case 1:
 				t = earliest(st.byRack[int(s.rackOf[e.n.ID])])
 			default:
-				t = earliest(st.queue[st.head:])
+				for ; next < len(st.queue) && t == nil; next++ {
+					if q := st.queue[next]; (q.State == TaskPending || q.bound) && !q.taken {
+						t = q
+					}
+				}
 			}
 			if t != nil {
 				chosen[i] = t
@@ -546,6 +556,9 @@ func (s *Sim) dropUsage(t *Task, n *Node) {
 	s.acct.memUsed -= t.Use.MemMB
 	n.Demand = n.Demand.sub(t.Use)
 	t.Use = Usage{}
+	if t.Node == n && t.pos >= 0 {
+		n.slots[t.pos].cpu = 0
+	}
 }
 
 // bind gives the container at p (not yet started) to map t, which is

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // CheckInvariants verifies the model's conservation laws (DESIGN.md): node
@@ -15,6 +16,9 @@ func CheckInvariants(s *Sim) error {
 	var cpu, mem, cpuWork float64
 	reserved := 0
 	containersOf := map[int32]int{}
+	// Finished containers not yet reported, per job: each job's unfreed
+	// count, each on a node its list names (freeUnreported visits those).
+	unreported := map[*Job]int{}
 	// Stand-in (excess) containers hold allocations too, also those of jobs
 	// a truncated run left unfinished.
 	excessG, excessO := map[*Node]Res{}, map[*Node]Res{}
@@ -46,6 +50,9 @@ func CheckInvariants(s *Sim) error {
 			if t.Node != n || t.pos != i {
 				return fmt.Errorf("t=%d node %d: container %s has node/pos out of sync", s.now, n.ID, t)
 			}
+			if n.slots[i].cpu != t.Use.CPU {
+				return fmt.Errorf("t=%d node %d: container %s uses %v CPU, its slot says %v", s.now, n.ID, t, t.Use.CPU, n.slots[i].cpu)
+			}
 			if t.State != TaskRunning && t.State != TaskSuspended {
 				return fmt.Errorf("t=%d node %d: container %s is %v", s.now, n.ID, t, t.State)
 			}
@@ -59,6 +66,10 @@ func CheckInvariants(s *Sim) error {
 		}
 		g, o = g.Add(excessG[n]), o.Add(excessO[n])
 		for _, r := range n.releasing {
+			unreported[r.job]++
+			if !slices.Contains(r.job.relNodes, n.ID) {
+				return fmt.Errorf("t=%d node %d: job %d's unreported container is not on its node list", s.now, n.ID, r.job.ID)
+			}
 			if r.kind == Guaranteed {
 				g = g.Add(r.alloc)
 			} else {
@@ -133,6 +144,9 @@ func CheckInvariants(s *Sim) error {
 			return fmt.Errorf("t=%d job %d: arrived but still in the future", s.now, j.ID)
 		}
 		counts[j.State]++
+		if j.unfreed != unreported[j] {
+			return fmt.Errorf("t=%d job %d: %d containers unfreed, %d awaiting their nodes' reports", s.now, j.ID, j.unfreed, unreported[j])
+		}
 		if j.Running != containersOf[j.ID] {
 			return fmt.Errorf("t=%d job %d: %d containers counted, %d on nodes", s.now, j.ID, j.Running, containersOf[j.ID])
 		}

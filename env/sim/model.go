@@ -128,6 +128,9 @@ type slot struct {
 	// CPU share alone would give). Set with the rate (rateOf); 0 when the
 	// task is not progressing at a rate (not running, gated, stalled).
 	wait float64
+	// cpu is the task's Use.CPU (applyUsage keeps it), read here by
+	// cpuConsumed on every recompute without touching the task.
+	cpu float64
 }
 
 // Free is the capacity not guaranteed to any container.
@@ -184,6 +187,7 @@ type Job struct {
 
 	tasksLeft    int
 	unfreed      int               // its finished containers awaiting their nodes' heartbeats (release.go)
+	relNodes     []int32           // nodes given its unfreed containers since unfreed was last 0, maybe repeated (release.go)
 	amReadyMs    Ms                // when the AM has started up and requested its tasks
 	active       int               // index in Sim.active
 	admitSeq     int               // order of admission (1, 2, ...)

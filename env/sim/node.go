@@ -188,7 +188,9 @@ func (s *Sim) applyUsage(t *Task, n *Node) {
 	s.acct.memUsed += u.MemMB - t.Use.MemMB
 	n.Demand = n.Demand.sub(t.Use).add(u)
 	t.Use = u
-	n.slots[t.pos].flags |= slotDirty
+	sl := &n.slots[t.pos]
+	sl.flags |= slotDirty
+	sl.cpu = u.CPU
 }
 
 func clampFactor(f float64) float64 {
@@ -450,7 +452,7 @@ func (s *Sim) cpuConsumed(n *Node, cpuShare float64) float64 {
 	idle := 0.0
 	for i := range n.slots {
 		if w := n.slots[i].wait; w > 0 {
-			idle += n.Containers[i].Use.CPU * w
+			idle += n.slots[i].cpu * w
 		}
 	}
 	if idle > 0 {

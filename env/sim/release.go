@@ -96,6 +96,9 @@ func (s *Sim) releaseLater(n *Node, j *Job, alloc Res, kind ContainerKind, am bo
 	s.epoch++ // Epoch: containers, task states or the job lists change
 	n.releasing = append(n.releasing, released{j, alloc, kind, am, st})
 	j.unfreed++
+	if k := len(j.relNodes); k == 0 || j.relNodes[k-1] != n.ID {
+		j.relNodes = append(j.relNodes, n.ID)
+	}
 	if am {
 		s.finishing = append(s.finishing, j)
 	}
@@ -135,7 +138,9 @@ func (s *Sim) release(n *Node) {
 	s.epoch++ // Epoch: containers, task states or the job lists change
 	for _, r := range n.releasing {
 		s.free(n, r.job, r.alloc, r.kind)
-		r.job.unfreed--
+		if r.job.unfreed--; r.job.unfreed == 0 {
+			r.job.relNodes = r.job.relNodes[:0]
+		}
 		if r.stage != nil && r.stage.unreported > 0 {
 			r.stage.freedSince++
 		}
@@ -176,6 +181,7 @@ func (s *Sim) removeApps(n *Node) {
 		if j.unfreed > 0 {
 			s.freeUnreported(j)
 		}
+		j.relNodes = nil // its array, kept while it ran, goes with the application
 		s.retire(j)
 	}
 	clear(n.removing)
@@ -191,10 +197,16 @@ func (s *Sim) removeApps(n *Node) {
 func (s *Sim) Finishing() []*Job { return s.finishing }
 
 // freeUnreported frees ended job j's finished containers that their nodes
-// have not reported yet (removeApps).
+// have not reported yet (removeApps), node by node in the order of their
+// IDs. Only the nodes j's unreported containers were on are visited
+// (Job.relNodes), not every node: on 50,000 nodes a scan of all of them at
+// each job's end cost 6 % of scale-50k's CPU.
 func (s *Sim) freeUnreported(j *Job) {
 	s.epoch++ // Epoch: containers, task states or the job lists change
-	for _, m := range s.Nodes {
+	ids := j.relNodes
+	slices.Sort(ids)
+	for _, id := range slices.Compact(ids) {
+		m := s.Nodes[id]
 		if len(m.releasing) == 0 {
 			continue
 		}
@@ -211,7 +223,8 @@ func (s *Sim) freeUnreported(j *Job) {
 		clear(m.releasing[len(kept):])
 		m.releasing = kept
 		if j.unfreed == 0 {
-			return
+			break
 		}
 	}
+	j.relNodes = nil
 }
