@@ -41,10 +41,11 @@ const (
 // each shrink (line 32); a node whose BR is back at its resting value and
 // whose last window has passed has none, so its next contention kills and
 // opens a window but does not double. Printed, lines 24-27 double on every
-// contention, which the text's condition narrows; Fig. 12 fits the text
-// (BR stays at 2 vCores until ~700 s while Fig. 9(a) shows PRESERVE killing
-// before then, "more frequently" from 700 s). GrowAlways = 1 runs the
-// printed lines.
+// contention, which the text's condition narrows. Fig. 12 fits the text
+// better: BR stays at 2 vCores until ~700 s, from when, Sec. IV-D says, the
+// NodeManager "kills opportunistic scheduled tasks more frequently" (Fig.
+// 9(a)), which reads as some kills before; on the printed lines any kill
+// would have doubled BR. GrowAlways = 1 runs the printed lines.
 //
 // The capacity C_i is the node's memory and its CPU capacity Spec.Cores (the
 // vCores that actual usage contends for; Cap.VCores unless a scenario says
