@@ -348,13 +348,15 @@ func (s *Sim) assignBatch(st *Stage) {
 	// each container of a large batch.
 	// The AM's lists hold its maps in the order asked, the ones bound to
 	// this batch's containers still in their places (firstPending).
-	earliest := func(l []*Task) *Task {
-		for _, t := range l {
+	// earliest returns the first map of l not yet chosen that the AM may
+	// assign, and its index (len(l) if none).
+	earliest := func(l []*Task) (*Task, int) {
+		for k, t := range l {
 			if (t.State == TaskPending || t.bound) && !t.taken {
-				return t
+				return t, k
 			}
 		}
-		return nil
+		return nil, len(l)
 	}
 	// The last pass takes from the whole queue, and what it passes over
 	// stays passed over (no map's state changes in the pass; the one it
@@ -370,15 +372,13 @@ func (s *Sim) assignBatch(st *Stage) {
 			var t *Task
 			switch pass {
 			case 0:
-				t = earliest(st.byNode[e.n.ID])
+				t, _ = earliest(st.byNode[e.n.ID])
 			case 1:
-				t = earliest(st.byRack[int(s.rackOf[e.n.ID])])
+				t, _ = earliest(st.byRack[int(s.rackOf[e.n.ID])])
 			default:
-				for ; next < len(st.queue) && t == nil; next++ {
-					if q := st.queue[next]; (q.State == TaskPending || q.bound) && !q.taken {
-						t = q
-					}
-				}
+				var k int
+				t, k = earliest(st.queue[next:])
+				next += k
 			}
 			if t != nil {
 				chosen[i] = t

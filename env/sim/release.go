@@ -223,8 +223,7 @@ func (s *Sim) freeUnreported(j *Job) {
 		clear(m.releasing[len(kept):])
 		m.releasing = kept
 		if j.unfreed == 0 {
-			break
+			return
 		}
 	}
-	j.relNodes = nil
 }
