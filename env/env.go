@@ -373,13 +373,12 @@ func (e *Env) episodeHorizon(s *sim.Sim) sim.Ms {
 	if h > 0 {
 		return h
 	}
-	am := s.Model().AMStartupMs
 	for _, j := range s.Jobs {
 		h = max(h, j.Spec.SubmitMs)
 	}
 	for _, j := range s.Jobs {
 		if !j.Spec.AM.IsZero() {
-			h += am
+			h += j.Spec.StartupMs(s.Model())
 		}
 		for _, st := range j.Spec.Stages {
 			for i := range st.NumTasks() {

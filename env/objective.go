@@ -141,12 +141,12 @@ type ledger struct {
 func (l *ledger) reset(s *sim.Sim, horizonMs sim.Ms, capV float64) {
 	l.horizonMs = horizonMs
 	l.capVMs = capV * float64(horizonMs)
-	am := s.Model().AMStartupMs
+	m := s.Model()
 	cap := s.Capacity()
 	n := 0
 	l.inv = l.inv[:0]
 	for _, j := range s.Jobs {
-		l.inv = append(l.inv, 1/IsolatedMs(j.Spec, am, cap))
+		l.inv = append(l.inv, 1/IsolatedMs(j.Spec, j.Spec.StartupMs(m), cap))
 		if j.Spec.SubmitMs < horizonMs {
 			n++
 		}

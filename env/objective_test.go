@@ -53,7 +53,7 @@ func fromJobs(e *Env) (v [numObjectives]float64) {
 		}
 		c := float64(end - r.SubmitMs)
 		comp += c / 1000
-		slow += c / IsolatedMs(s.Jobs[r.ID].Spec, s.Model().AMStartupMs, s.Capacity())
+		slow += c / IsolatedMs(s.Jobs[r.ID].Spec, s.Jobs[r.ID].Spec.StartupMs(s.Model()), s.Capacity())
 	}
 	n = max(n, 1)
 	sum := s.Summary()

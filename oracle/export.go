@@ -77,14 +77,17 @@ type Res struct {
 
 // Job is one application.
 type Job struct {
-	ID        int     `json:"id"`
-	Name      string  `json:"name"`
-	App       string  `json:"app"`
-	Framework string  `json:"framework"`
-	Queue     string  `json:"queue"`
-	SubmitMs  int64   `json:"submit_ms"`
-	AM        *Res    `json:"am"`
-	Stages    []Stage `json:"stages"`
+	ID        int    `json:"id"`
+	Name      string `json:"name"`
+	App       string `json:"app"`
+	Framework string `json:"framework"`
+	Queue     string `json:"queue"`
+	SubmitMs  int64  `json:"submit_ms"`
+	AM        *Res   `json:"am"`
+	// AMStartupMs: the job's own AM start-up (sim.JobSpec.AMStartupMs),
+	// omitted when it takes the model's.
+	AMStartupMs int64   `json:"am_startup_ms,omitempty"`
+	Stages      []Stage `json:"stages"`
 }
 
 // Stage is a group of tasks the AM asks for at one priority.
@@ -166,7 +169,7 @@ func Export(s *sim.Sim, scenario string, seed uint64, sp base.Spec) (*Document, 
 
 func exportJob(j *sim.Job) Job {
 	sp := j.Spec
-	out := Job{ID: int(j.ID), Name: sp.Name, App: sp.App, Framework: sp.Framework, Queue: base.QueueOf(j), SubmitMs: int64(sp.SubmitMs)}
+	out := Job{ID: int(j.ID), Name: sp.Name, App: sp.App, Framework: sp.Framework, Queue: base.QueueOf(j), SubmitMs: int64(sp.SubmitMs), AMStartupMs: int64(sp.AMStartupMs)}
 	if !sp.AM.IsZero() {
 		out.AM = &Res{VCores: sp.AM.VCores, MemMB: sp.AM.MemMB}
 	}

@@ -190,7 +190,11 @@ func (sc *Scenario) configSize(cfg *sim.Config) (z Size) {
 		}
 		z.Tasks += float64(n)
 		at := float64(j.SubmitMs)
-		changes = append(changes, change{at, n}, change{at + sim.IsolatedMs(j, amMs, capacity), -n})
+		am := amMs
+		if j.AMStartupMs > 0 {
+			am = j.AMStartupMs // the job's own (sim.JobSpec.StartupMs)
+		}
+		changes = append(changes, change{at, n}, change{at + sim.IsolatedMs(j, am, capacity), -n})
 	}
 	// Ends before arrivals at the same instant: a job ending as another
 	// arrives is not counted with it.

@@ -29,6 +29,9 @@ func (s *Sim) addJob(spec *JobSpec, maxCap Res, build bool) error {
 	if spec.CommitMs < 0 {
 		return fmt.Errorf("job %q: negative commit time", spec.Name)
 	}
+	if spec.AMStartupMs < 0 {
+		return fmt.Errorf("job %q: negative AM start-up time", spec.Name)
+	}
 	if !spec.AM.IsZero() && !spec.AM.Fits(maxCap) {
 		return fmt.Errorf("job %q: AM request %v is larger than any node", spec.Name, spec.AM)
 	}

@@ -218,11 +218,12 @@ func (s *Sim) launch(t *Task, n *Node, kind ContainerKind, alloc Res, typed Loca
 }
 
 // settleAMStart releases the job's first stages once the AM has started.
-// The AM's start-up time delays its tasks' requests: modelled by releasing
-// at launch and letting stages wait AMStartupMs via their request time.
+// The AM's start-up time (the job's JobSpec.AMStartupMs, else the model's)
+// delays its tasks' requests: modelled by releasing at launch and letting
+// stages wait that long via their request time.
 func (s *Sim) settleAMStart(am *Task) {
 	j := am.Job
-	j.amReadyMs = s.now + s.model.AMStartupMs
+	j.amReadyMs = s.now + j.Spec.StartupMs(s.model)
 	for _, st := range j.Stages {
 		if st.rampup || st.capped {
 			s.scheduleAMBeat(j) // its first allocate() is at registration

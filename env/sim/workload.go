@@ -45,6 +45,21 @@ type JobSpec struct {
 	// after it). Only a job with an AM commits; 0: the job ends with its
 	// last task.
 	CommitMs Ms
+	// AMStartupMs, when positive, is how long this job's AM runs before it
+	// requests its tasks, in place of Model.AMStartupMs: a Spark driver in
+	// YARN-cluster mode starts its SparkContext inside the AM container
+	// before it asks for executors, which takes longer than a MapReduce AM's
+	// start. 0 takes the model's.
+	AMStartupMs Ms
+}
+
+// StartupMs is how long the job's AM runs before it requests its tasks
+// under model m (AMStartupMs, else m's).
+func (j *JobSpec) StartupMs(m Model) Ms {
+	if j.AMStartupMs > 0 {
+		return j.AMStartupMs
+	}
+	return m.AMStartupMs
 }
 
 // StageSpec is a group of similar tasks. Stage i+1 is requested once

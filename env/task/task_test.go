@@ -108,7 +108,7 @@ func objectiveFromJobs(e *env.Env, reward map[string]float64) float64 {
 		}
 		c := float64(end - r.SubmitMs)
 		comp += c / 1000
-		slow += c / env.IsolatedMs(s.Jobs[r.ID].Spec, s.Model().AMStartupMs, s.Capacity())
+		slow += c / env.IsolatedMs(s.Jobs[r.ID].Spec, s.Jobs[r.ID].Spec.StartupMs(s.Model()), s.Capacity())
 	}
 	sum := s.Summary()
 	cost := map[string]float64{

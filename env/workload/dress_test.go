@@ -2,6 +2,7 @@ package workload
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"yarngym/env/sim"
@@ -120,4 +121,37 @@ func meanSD(xs []float64) (float64, float64) {
 		v += (x - m) * (x - m)
 	}
 	return m, math.Sqrt(v / float64(len(xs)))
+}
+
+// TestDRESSSparkDriverStartup: a Spark job's driver takes
+// spark_driver_startup_s before it asks for executors (the job's own AM
+// start-up); a MapReduce job keeps the model's (0 here); a start-up that is
+// not positive is refused, naming the key.
+// Reference: DRESS Sec. V-B1 (job 3 waits 35.519 s under Capacity while
+// jobs 1-6 run in parallel).
+func TestDRESSSparkDriverStartup(t *testing.T) {
+	o := dressDefaults()
+	o.Framework = "mixed"
+	jobs, err := generateDRESS(o, sim.NewRand(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, j := range jobs {
+		want := sim.Ms(0)
+		if j.Framework == "spark" {
+			want = 31000
+		}
+		if j.AMStartupMs != want {
+			t.Errorf("%s (%s): AM start-up %d ms, want %d", j.Name, j.Framework, j.AMStartupMs, want)
+		}
+		seen[j.Framework] = true
+	}
+	if !seen["spark"] || !seen["mapreduce"] {
+		t.Fatalf("the mixed run drew frameworks %v, want both", seen)
+	}
+	o.SparkDriverStartupS = 0
+	if _, err := generateDRESS(o, sim.NewRand(3)); err == nil || !strings.Contains(err.Error(), "spark_driver_startup_s") {
+		t.Errorf("spark_driver_startup_s = 0: got %v, want an error naming the key", err)
+	}
 }

@@ -148,7 +148,6 @@ func Metrics(r *runner.Result) map[string]float64 {
 	m["stuck"] = float64(r.Summary.JobsStuck + r.Summary.JobsUnfinished)
 	var local, maps float64
 	var mapS, redS, execWait []float64
-	startup := s.Model().AMStartupMs
 	for _, t := range s.AllTasks() {
 		if t.State != sim.TaskDone {
 			continue
@@ -164,7 +163,7 @@ func Metrics(r *runner.Result) map[string]float64 {
 			redS = append(redS, float64(t.FinishMs-t.StartMs)/1000)
 		case sim.KindExecutor:
 			if am := t.Job.AM; am != nil {
-				execWait = append(execWait, float64(t.StartMs-am.FirstStartMs-startup)/1000)
+				execWait = append(execWait, float64(t.StartMs-am.FirstStartMs-t.Job.Spec.StartupMs(s.Model()))/1000)
 			}
 		}
 	}

@@ -68,6 +68,8 @@ public final class Doc {
     public long submitMs;
     /** null: no AM (an unmanaged AM plays the job's requests). */
     public Res am;
+    /** The job's own AM start-up; 0: the model's am_startup_ms. */
+    public long amStartupMs;
     public final List<Stage> stages = new ArrayList<>();
 
     public int taskCount() {
@@ -356,6 +358,7 @@ public final class Doc {
             + " (jobs are listed in submission order)");
       }
       lastSubmit = j.submitMs;
+      j.amStartupMs = o.has("am_startup_ms") ? integer(o, p, "am_startup_ms", 0, MAXT) : 0;
       JsonNode am = need(o, p, "am");
       if (!am.isNull()) {
         object(am, p + "am");

@@ -520,7 +520,7 @@ public final class Sim implements AutoCloseable {
     j.amNode.started(c.getId());
     stats.containers++;
     lastProgress = now;
-    push(now + doc.model.amStartupMs, EV_AM_BEAT, j.idx, j);
+    push(now + (j.spec.amStartupMs > 0 ? j.spec.amStartupMs : doc.model.amStartupMs), EV_AM_BEAT, j.idx, j);
   }
 
   SimNode node(NodeId id) {
