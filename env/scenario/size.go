@@ -190,10 +190,7 @@ func (sc *Scenario) configSize(cfg *sim.Config) (z Size) {
 		}
 		z.Tasks += float64(n)
 		at := float64(j.SubmitMs)
-		am := amMs
-		if j.AMStartupMs > 0 {
-			am = j.AMStartupMs // the job's own (sim.JobSpec.StartupMs)
-		}
+		am := j.StartupMs(sim.Model{AMStartupMs: amMs}) // the job's own, else the scenario's
 		changes = append(changes, change{at, n}, change{at + sim.IsolatedMs(j, am, capacity), -n})
 	}
 	// Ends before arrivals at the same instant: a job ending as another
