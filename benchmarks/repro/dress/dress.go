@@ -287,7 +287,7 @@ func Run(ctx repro.Context) ([]repro.Row, error) {
 		e := fmt.Sprintf("mixed %g%% small", m.frac*100)
 		add(e, "small-job completion, mean per-job change", "%", -m.reduction, reduction(c, d), "MapReduce and Spark jobs (a coin flip each), the MapReduce ones with the MapReduce run's block-sized tasks, the Spark ones "+
 			"with executors held to their jobs' ends as in the Spark run. Both kinds of small job gain here, the Spark ones too beside the "+
-			"MapReduce jobs' releases (seeds 1-10, per small job: Spark -44.9/-35.5/-30.1 %, MapReduce -63.7/-43.4/-48.3 % at 10/30/40 %; measured before the CapacityScheduler's containers were typed by their assignment path and before a Spark driver's start-up was modelled). At 30 "+
+			"MapReduce jobs' releases (seeds 1-10, per small job: Spark -40.7/-35.7/-28.2 %, MapReduce -70.0/-45.0/-47.1 % at 10/30/40 %, measured at 91517dd). At 30 "+
 			"and 40 % the gain is larger than the paper's, cause (b/d) as in the MapReduce run: it follows the unstated load (seeds 1-10, large "+
 			"MapReduce jobs of 60-120 maps: -13.5 +- 8.6 and -6.6 +- 11.7 % (s.e.), the paper's -21.9 and -23.7 between them and this run's; of "+
 			"240-480 maps: -52.0 +- 3.4 and -38.5 +- 7.2 %; measured at 91517dd, before which, without the Spark driver's start-up, they were "+
