@@ -13,6 +13,16 @@ package sim
 // Resident memory ramps to its level by the middle and then stays at 0.98-0.99
 // of its peak, which is about 0.29 of the 1024 MB container request. The
 // spread of CPU between attempts at the same split is about 0.25 of its mean.
+// That spread is two parts of about the same size (log CPU rate per split,
+// an attempt level plus a split shape fitted, 1.4826 x the median absolute
+// deviation): the attempt's own level, 0.14-0.17, and the fluctuation from
+// split to split within an attempt, 0.15-0.17 over splits of ~1-1.5 s
+// (splits 3-9; Rumen spreads the first half of an attempt's CPU evenly over
+// splits 1-6). The engine draws the whole of Jitter afresh at each usage
+// sample (setUsage, every Model.UsageSampleMs) and at each phase change:
+// over a 5 s sample that is more oscillation than the trace's, whose split
+// fluctuation would average to about 0.07 over 5 s if independent, and a
+// task keeps no level of its own.
 // Those TeraGen maps only write, so the IO figures are ours, not measured.
 var MapProfile = &Profile{
 	Name: "mr-map",
