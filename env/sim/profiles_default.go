@@ -15,10 +15,10 @@ package sim
 // spread of CPU between attempts at the same split is about 0.25 of its mean.
 // That spread is two parts of about the same size (log CPU rate per split,
 // an attempt level plus a split shape fitted, 1.4826 x the median absolute
-// deviation): the attempt's own level, 0.14-0.17, and the fluctuation from
-// split to split within an attempt, 0.15-0.17 over splits of ~1-1.5 s
-// (splits 3-9; Rumen spreads the first half of an attempt's CPU evenly over
-// splits 1-6). The engine draws the whole of Jitter afresh at each usage
+// deviation): the attempt's own level, 0.16, and the fluctuation from
+// split to split within an attempt, 0.15, over splits of ~1-1.5 s (splits
+// 4-9, workload.TestMapUsageSpreadMeasured; Rumen spreads the first half of
+// an attempt's CPU evenly over splits 1-6). The engine draws the whole of Jitter afresh at each usage
 // sample (setUsage, every Model.UsageSampleMs) and at each phase change:
 // over a 5 s sample that is more oscillation than the trace's, whose split
 // fluctuation would average to about 0.07 over 5 s if independent, and a
