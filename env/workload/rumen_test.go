@@ -3,7 +3,6 @@ package workload
 import (
 	"math"
 	"os"
-	"sort"
 	"strings"
 	"testing"
 
@@ -288,15 +287,6 @@ func TestOperaSigmaMeasured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	median := func(xs []float64) float64 {
-		ys := append([]float64(nil), xs...)
-		sort.Float64s(ys)
-		n := len(ys)
-		if n%2 == 1 {
-			return ys[n/2]
-		}
-		return (ys[n/2-1] + ys[n/2]) / 2
-	}
 	var dev []float64
 	for _, j := range tr.Jobs {
 		var l []float64
@@ -308,12 +298,7 @@ func TestOperaSigmaMeasured(t *testing.T) {
 			dev = append(dev, x-mid)
 		}
 	}
-	c := median(dev)
-	var abs []float64
-	for _, d := range dev {
-		abs = append(abs, math.Abs(d-c))
-	}
-	sigma := 1.4826 * median(abs)
+	sigma := robustSD(dev)
 	if got := operaDefaults().Sigma; math.Abs(got-sigma) > 0.005 {
 		t.Fatalf("opera sigma %.3f, the trace measures %.3f", got, sigma)
 	}

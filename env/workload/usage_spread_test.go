@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"sort"
 	"testing"
 )
 
@@ -65,23 +64,6 @@ func TestMapUsageSpreadMeasured(t *testing.T) {
 	}
 	if len(rates) != 192 {
 		t.Fatalf("%d map attempts with 12 splits of CPU, want the trace's 192", len(rates))
-	}
-	median := func(xs []float64) float64 {
-		ys := append([]float64(nil), xs...)
-		sort.Float64s(ys)
-		n := len(ys)
-		if n%2 == 1 {
-			return ys[n/2]
-		}
-		return (ys[n/2-1] + ys[n/2]) / 2
-	}
-	robustSD := func(xs []float64) float64 {
-		m := median(xs)
-		d := make([]float64, len(xs))
-		for i, x := range xs {
-			d[i] = math.Abs(x - m)
-		}
-		return 1.4826 * median(d)
 	}
 	level := make([]float64, len(rates))
 	shape := make([]float64, hi-lo)
